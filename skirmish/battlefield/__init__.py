@@ -1,0 +1,1 @@
+"""The battlefield layer (see docs/design.md)."""

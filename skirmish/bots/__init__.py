@@ -1,0 +1,1 @@
+"""The bots layer (see docs/design.md)."""

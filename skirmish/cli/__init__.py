@@ -1,0 +1,1 @@
+"""The `skirmish` command (contract: shared/spec/cli.md)."""

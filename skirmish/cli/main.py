@@ -1,0 +1,120 @@
+"""Entry point of the `skirmish` command: registers the sub-commands and maps errors to exit codes.
+
+Each sub-command lives in its own module and is imported only when run, so `skirmish odds` stays
+light (no pygame, shapely or matplotlib loaded).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from skirmish.cli.errors import UsageProblem, fail
+
+app = typer.Typer(
+    name="skirmish",
+    help="Avatar: Battles in the Four Kingdoms — play, replay, validate and test troupes.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+odds_app = typer.Typer(help="Exact odds of a shot or a melee exchange (computed, never sampled).",
+                       no_args_is_help=True)
+app.add_typer(odds_app, name="odds")
+
+
+@app.command("validate")
+def validate_cmd(
+    files: Annotated[list[str], typer.Argument(help="Troupe, scenario (TOML) or replay (JSON) files.")],
+) -> None:
+    """Check troupes, scenarios and replays; exit 0 when all are valid, 2 with one line per problem."""
+    from skirmish.cli.data_cmds import validate
+
+    validate(files)
+
+
+@app.command("list")
+def list_cmd(
+    kind: Annotated[str, typer.Argument(help="`troupes` or `scenarios`.")],
+) -> None:
+    """List shipped troupes or scenarios: the name other commands take, then a description."""
+    from skirmish.cli.data_cmds import list_kind
+
+    list_kind(kind)
+
+
+@app.command("schema")
+def schema_cmd(
+    kind: Annotated[str, typer.Argument(help="`troupe` or `scenario`.")],
+) -> None:
+    """Print the JSON Schema of a troupe or scenario file (for editors)."""
+    from skirmish.cli.data_cmds import schema
+
+    schema(kind)
+
+
+@odds_app.command("shoot")
+def odds_shoot_cmd(
+    attack: Annotated[int, typer.Option("--attack", help="Ranged + modifiers, before the die.")],
+    dodge: Annotated[int, typer.Option("--dodge", help="Dodge + modifiers, before the die.")],
+    armour: Annotated[int | None, typer.Option("--armour", help="Armour save, e.g. 5 for 5+.")] = None,
+    shield: Annotated[int | None, typer.Option("--shield", help="Shield save, e.g. 5 for 5+.")] = None,
+    taking_cover: Annotated[bool, typer.Option("--taking-cover", help="Target is Taking Cover (3+).")] = False,
+    shield_breaker: Annotated[bool, typer.Option("--shield-breaker", help="Negates armour and shield.")] = False,
+    damage: Annotated[int, typer.Option("--damage", help="HP lost per unsaved hit.")] = 1,
+    hp: Annotated[int, typer.Option("--hp", help="Target's HP left.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Exact odds of one shot (R-C1, R-S1, R-S2)."""
+    from skirmish.cli.odds_cmds import shoot
+
+    shoot(attack, dodge, armour, shield, taking_cover, shield_breaker, damage, hp, json_out)
+
+
+@odds_app.command("melee")
+def odds_melee_cmd(
+    attack: Annotated[int, typer.Option("--attack", help="Attacker's Combat + modifiers.")],
+    defend: Annotated[int, typer.Option("--defend", help="Defender's Combat + modifiers.")],
+    attacker_armour: Annotated[int | None, typer.Option("--attacker-armour")] = None,
+    attacker_shield: Annotated[int | None, typer.Option("--attacker-shield")] = None,
+    defender_armour: Annotated[int | None, typer.Option("--defender-armour")] = None,
+    defender_shield: Annotated[int | None, typer.Option("--defender-shield")] = None,
+    attacker_shield_breaker: Annotated[bool, typer.Option("--attacker-shield-breaker")] = False,
+    defender_shield_breaker: Annotated[bool, typer.Option("--defender-shield-breaker")] = False,
+    attacker_damage: Annotated[int, typer.Option("--attacker-damage")] = 1,
+    defender_damage: Annotated[int, typer.Option("--defender-damage")] = 1,
+    attacker_hp: Annotated[int, typer.Option("--attacker-hp")] = 1,
+    defender_hp: Annotated[int, typer.Option("--defender-hp")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Exact odds of one 1-v-1 melee exchange (R-C4, R-S1)."""
+    from skirmish.cli.odds_cmds import melee
+
+    melee(attack, defend, attacker_armour, attacker_shield, defender_armour, defender_shield,
+          attacker_shield_breaker, defender_shield_breaker, attacker_damage, defender_damage,
+          attacker_hp, defender_hp, json_out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line."""
+    from skirmish.data.errors import DataError
+
+    try:
+        app(args=argv, prog_name="skirmish", standalone_mode=True)
+    except UsageProblem as exc:
+        fail(*exc.lines, code=2)
+    except DataError as exc:
+        fail(*(str(p) for p in exc.problems), code=2)
+    except KeyboardInterrupt:
+        fail("interrupted", code=130)
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the contract: an internal error is one line, exit 1
+        fail(f"internal error: {type(exc).__name__}: {exc}", code=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,1 @@
+"""The data layer (see docs/design.md)."""

@@ -1,0 +1,29 @@
+"""The strict base every data file model shares.
+
+Frozen so a loaded troupe or scenario can be shared between games without copies, and
+`extra="forbid"` so a misspelt key in a hand-written TOML file is an error, not a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]*$"),
+]
+"""An identifier other files and commands refer to: letters, digits, `_` and `-`, no spaces."""
+
+Title = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+Text = Annotated[str, StringConstraints(max_length=4000)]
+
+
+class Strict(BaseModel):
+    """Base for every file model: frozen, no unknown keys, no coercion of strings to numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=False, str_strip_whitespace=True)
+
+
+Save = Annotated[int, Field(ge=2, le=6, description="The D6 score needed to save, e.g. 5 for 5+.")]

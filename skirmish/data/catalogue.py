@@ -1,0 +1,56 @@
+"""Where shipped troupes and scenarios live, and resolving a name-or-path argument to a file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from skirmish.data.errors import DataError, Problem
+from skirmish.data.loader import load_scenario, load_troupe
+from skirmish.data.scenario import Scenario
+from skirmish.data.troupe import Troupe
+
+DEFAULT_SCENARIO = "open_battle"
+
+
+def content_root() -> Path:
+    """The folder holding `troupes/` and `scenarios/`: `$SKIRMISH_CONTENT`, else the source tree."""
+    env = os.environ.get("SKIRMISH_CONTENT")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2]
+
+
+def _folder(kind: str) -> Path:
+    return content_root() / kind
+
+
+def shipped(kind: str) -> list[Path]:
+    """Shipped files of `kind` (`troupes` or `scenarios`), sorted by file name."""
+    folder = _folder(kind)
+    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def resolve(kind: str, name_or_path: str) -> Path:
+    """A shipped name (`team_avatar`) or a path to a file; `DataError` if neither exists."""
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or os.sep in name_or_path or "/" in name_or_path:
+        if not p.exists():
+            raise DataError([Problem(name_or_path, "", "no such file")])
+        return p
+    candidate = _folder(kind) / f"{name_or_path}.toml"
+    if candidate.is_file():
+        return candidate
+    if p.exists():
+        return p
+    names = ", ".join(f.stem for f in shipped(kind))
+    singular = kind.rstrip("s")
+    raise DataError([Problem(name_or_path, "", f"no {singular} of that name (known: {names})")])
+
+
+def find_troupe(name_or_path: str) -> Troupe:
+    return load_troupe(resolve("troupes", name_or_path))
+
+
+def find_scenario(name_or_path: str) -> Scenario:
+    return load_scenario(resolve("scenarios", name_or_path))

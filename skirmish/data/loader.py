@@ -1,0 +1,193 @@
+"""Reading TOML data files strictly: every problem reported, nothing half-loaded.
+
+A file is read whole (size-capped, UTF-8 checked), parsed, validated by its pydantic model, then
+cross-checked (names in the armoury, polygons that are real shapes). Any problem raises
+`DataError` listing all problems found, each naming the file and the dotted field path.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import shapely
+from pydantic import BaseModel, ValidationError
+
+from skirmish.data.armoury import Armoury
+from skirmish.data.errors import DataError, Problem
+from skirmish.data.scenario import Scenario
+from skirmish.data.troupe import Troupe
+
+MAX_FILE_BYTES = 1_000_000
+"""No troupe or scenario comes near this; a larger file is refused before it is parsed."""
+
+M = TypeVar("M", bound=BaseModel)
+Kind = Literal["troupe", "scenario"]
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The file's text, or `DataError` if it is missing, too large or not UTF-8 text."""
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
+    if not path.is_file():
+        raise DataError([Problem(name, "", "is not a file")])
+    if size > limit:
+        raise DataError([Problem(name, "", f"is {size:,} bytes; data files are at most {limit:,} bytes")])
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
+    if b"\x00" in raw:
+        raise DataError([Problem(name, "", "is binary, not a text file")])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError([Problem(name, "", f"is not UTF-8 text (byte {exc.start})")]) from None
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([Problem(name, "", f"is not valid TOML: {exc}")]) from None
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key (not part of the format)"
+        elif err["type"] == "missing":
+            msg = "required field is missing"
+        problems.append(Problem(name, field_path(tuple(err["loc"])) or "(top level)", msg))
+    return problems
+
+
+def validate_model(model: type[M], data: dict[str, Any], name: str) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise DataError(validation_problems(exc, name)) from None
+
+
+def detect_kind(data: dict[str, Any]) -> Kind | None:
+    """Tell troupes from scenarios by their keys (`models` vs `deployment`/`board`)."""
+    if "models" in data:
+        return "troupe"
+    if "deployment" in data or "board" in data or "sides" in data:
+        return "scenario"
+    return None
+
+
+@functools.cache
+def standard_armoury() -> Armoury:
+    """The rulebook's standard armours, shields, weapons and abilities, shipped with the package."""
+    text = resources.files("skirmish.data").joinpath("armoury.toml").read_text(encoding="utf-8")
+    return validate_model(Armoury, parse_toml(text, "skirmish/data/armoury.toml"), "skirmish/data/armoury.toml")
+
+
+def troupe_armoury(troupe: Troupe) -> Armoury:
+    """The standard armoury plus the troupe's own items."""
+    return standard_armoury().merged(troupe.armoury)
+
+
+def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
+    """Every armour, shield, weapon and ability a profile names must exist."""
+    try:
+        arm = troupe_armoury(troupe)
+    except ValidationError as exc:
+        return [Problem(name, "armoury." + p.field, p.message) for p in validation_problems(exc, name)]
+    armours, shields = arm.armour_by_name(), arm.shield_by_name()
+    weapons, abilities = arm.weapon_by_name(), arm.ability_by_name()
+    problems: list[Problem] = []
+    for i, entry in enumerate(troupe.models):
+        p = entry.profile
+        base = f"models[{i}].profile"
+        if p.armour is not None and p.armour not in armours:
+            problems.append(Problem(name, f"{base}.armour", f"no armour named `{p.armour}` in the armoury"))
+        if p.shield is not None and p.shield not in shields:
+            problems.append(Problem(name, f"{base}.shield", f"no shield named `{p.shield}` in the armoury"))
+        for j, w in enumerate(p.weapons):
+            if w not in weapons:
+                problems.append(Problem(name, f"{base}.weapons[{j}]", f"no weapon named `{w}` in the armoury"))
+        for j, a in enumerate(p.abilities):
+            if a not in abilities:
+                problems.append(Problem(name, f"{base}.abilities[{j}]", f"no ability named `{a}` in the armoury"))
+    return problems
+
+
+def check_scenario_geometry(scenario: Scenario, name: str) -> list[Problem]:
+    """Every polygon must be a simple shape with area (a self-crossing outline is refused)."""
+    problems: list[Problem] = []
+    groups = [("terrain", scenario.terrain), ("deployment", scenario.deployment),
+              ("scoring.zones", scenario.scoring.zones)]
+    for label, items in groups:
+        for i, item in enumerate(items):
+            poly = shapely.Polygon(item.polygon)
+            if not poly.is_valid:
+                why = shapely.is_valid_reason(poly)
+                problems.append(Problem(name, f"{label}[{i}].polygon", f"is not a simple polygon ({why})"))
+            elif poly.area <= 1e-6:
+                problems.append(Problem(name, f"{label}[{i}].polygon", "has no area"))
+    return problems
+
+
+def load_troupe_data(data: dict[str, Any], name: str) -> Troupe:
+    troupe = validate_model(Troupe, data, name)
+    problems = check_troupe_references(troupe, name)
+    if problems:
+        raise DataError(problems)
+    return troupe
+
+
+def load_scenario_data(data: dict[str, Any], name: str) -> Scenario:
+    scenario = validate_model(Scenario, data, name)
+    problems = check_scenario_geometry(scenario, name)
+    if problems:
+        raise DataError(problems)
+    return scenario
+
+
+def load_toml_file(path: str | Path, expect: Kind | None = None) -> Troupe | Scenario:
+    """Load a troupe or scenario file, checked whole; raises `DataError` with every problem."""
+    p = Path(path)
+    name = str(path)
+    data = parse_toml(read_text(p), name)
+    kind = detect_kind(data)
+    if expect is not None and kind != expect:
+        raise DataError([Problem(name, "", f"is not a {expect} file (it has no `"
+                                 f"{'models' if expect == 'troupe' else 'deployment'}` table)")])
+    if kind == "troupe":
+        return load_troupe_data(data, name)
+    if kind == "scenario":
+        return load_scenario_data(data, name)
+    raise DataError([Problem(name, "", "is neither a troupe (no `models`) nor a scenario (no `deployment`)")])
+
+
+def load_troupe(path: str | Path) -> Troupe:
+    result = load_toml_file(path, "troupe")
+    assert isinstance(result, Troupe)
+    return result
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    result = load_toml_file(path, "scenario")
+    assert isinstance(result, Scenario)
+    return result

@@ -1,0 +1,25 @@
+"""Rule options: the rulings of `docs/rules.md` that a group may switch (defaults are the rulings)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from skirmish.data.base import Strict
+
+
+class RuleOptions(Strict):
+    """Switches for the rulings marked *option* in the rules reference."""
+
+    premeasure: bool = Field(
+        default=False, description="Measure before declaring a shot or charge (R-C1 range guessing off)."
+    )
+    priority_roll: bool = Field(
+        default=False, description="Roll a D6 each turn for player order, highest first (R-T2)."
+    )
+    shoot_into_melee: bool = Field(default=False, description="Models in melee may shoot and be shot (R-C6).")
+    models_block_sight: bool = Field(default=False, description="Other bases block line of sight (R-B3).")
+    ko_points: int = Field(default=1, ge=0, le=100, description="Battle Points for each enemy model KO'd (R-E3).")
+
+    def with_overrides(self, overrides: dict[str, object]) -> RuleOptions:
+        """A copy with `overrides` applied and re-validated (so `--option` gets the file checks)."""
+        return RuleOptions.model_validate({**self.model_dump(), **overrides})

@@ -1,0 +1,116 @@
+"""The game's one source of randomness (design principle 4).
+
+A small counter-based generator (SplitMix64) keeps the whole state in one integer, so it
+serialises into a save or replay as a number and two games with the same seed roll the same
+dice on any machine. Tests force rolls with `Dice.forced`; every roll is recorded with its
+purpose so the log can show every die, failures too.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_MASK = (1 << 64) - 1
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A well-mixed seed for a sub-stream (e.g. game `i` of a batch run with seed `seed`)."""
+    state = seed & _MASK
+    for part in parts:
+        state, out = _splitmix64(state ^ (part & _MASK))
+        state = out
+    return state & ((1 << 63) - 1)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die rolled: its size, the face and why it was rolled."""
+
+    sides: int
+    value: int
+    purpose: str
+
+
+class ForcedDiceExhausted(RuntimeError):
+    """A test forced fewer rolls than the situation needed."""
+
+
+class Dice:
+    """A seeded dice stream. `roll(6, "shoot")` returns 1..6; every roll is appended to `history`."""
+
+    __slots__ = ("_state", "_forced", "history", "seed", "_strict_forced")
+
+    def __init__(self, seed: int = 0, *, state: int | None = None) -> None:
+        self.seed = seed
+        self._state = (seed & _MASK) if state is None else state
+        self._forced: deque[int] = deque()
+        self._strict_forced = False
+        self.history: list[Roll] = []
+
+    @classmethod
+    def forced(cls, values: Iterable[int], *, strict: bool = True) -> Dice:
+        """Dice that roll `values` in order; with `strict`, running out raises instead of rolling."""
+        d = cls(0)
+        d._forced.extend(values)
+        d._strict_forced = strict
+        return d
+
+    def force(self, *values: int) -> None:
+        """Queue faces to be rolled next (for tests)."""
+        self._forced.extend(values)
+
+    @property
+    def state(self) -> int:
+        """The generator's whole state: store it to resume the same stream."""
+        return self._state
+
+    @property
+    def pending_forced(self) -> int:
+        return len(self._forced)
+
+    def _next(self) -> int:
+        self._state, out = _splitmix64(self._state)
+        return out
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        if sides < 1:
+            raise ValueError("a die has at least one side")
+        if self._forced:
+            value = self._forced.popleft()
+            if not 1 <= value <= sides:
+                raise ValueError(f"forced roll {value} is not a face of a D{sides}")
+        elif self._strict_forced:
+            raise ForcedDiceExhausted(f"no forced roll left for D{sides} ({purpose})")
+        else:
+            # Rejection sampling keeps every face exactly equally likely.
+            limit = (1 << 64) - ((1 << 64) % sides)
+            while True:
+                r = self._next()
+                if r < limit:
+                    break
+            value = r % sides + 1
+        self.history.append(Roll(sides, value, purpose))
+        return value
+
+    def d6(self, purpose: str = "") -> int:
+        return self.roll(6, purpose)
+
+    def d3(self, purpose: str = "") -> int:
+        return self.roll(3, purpose)
+
+    def copy(self) -> Dice:
+        d = Dice(self.seed, state=self._state)
+        d._forced = deque(self._forced)
+        d._strict_forced = self._strict_forced
+        d.history = list(self.history)
+        return d

@@ -1,0 +1,1 @@
+"""The sim layer (see docs/design.md)."""
