@@ -104,8 +104,8 @@ class Scenario(Strict):
     victory: Victory = Field(default=Victory.battle_points, description="How the winner is decided (R-T4).")
     scoring: Scoring = Field(default_factory=Scoring, description="Battle Points (R-E3).")
     options: RuleOptions = Field(default_factory=RuleOptions, description="Rule options for this scenario.")
-    special: dict[str, float | int | bool | str | list[str]] = Field(
-        default_factory=dict, description="Scenario-specific rule parameters."
+    special: dict[str, float | int | bool | str | list[str] | list[int]] = Field(
+        default_factory=dict, description="Scenario-specific rule parameters (scalars, string or integer lists)."
     )
 
     @model_validator(mode="after")
