@@ -105,7 +105,7 @@ class Scenario(Strict):
     scoring: Scoring = Field(default_factory=Scoring, description="Battle Points (R-E3).")
     options: RuleOptions = Field(default_factory=RuleOptions, description="Rule options for this scenario.")
     special: dict[str, float | int | bool | str | list[str] | list[int]] = Field(
-        default_factory=dict, description="Scenario-specific rule parameters (scalars, string or integer lists)."
+        default_factory=dict, description="Scenario-specific rule parameters (scalars, lists)."
     )
 
     @model_validator(mode="after")
