@@ -223,3 +223,12 @@ def perception_test(dice: Dice, perception: int) -> tuple[bool, int]:
     """
     roll = dice.d6("perception")
     return roll <= perception, roll
+
+
+def roll_combat_scores(dice: Dice, scores: Mapping[K, Score]) -> dict[K, Score]:
+    """R-C4: every model in a melee rolls one D6 (purpose "melee"), in the order of `scores`.
+
+    The caller passes the models in a deterministic order (e.g. player order, then model id) so
+    the same seed always gives the same die to the same model.
+    """
+    return {key: score.with_die(dice.d6("melee")) for key, score in scores.items()}
