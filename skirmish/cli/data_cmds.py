@@ -9,7 +9,7 @@ from skirmish.cli.errors import UsageProblem
 from skirmish.data.errors import DataError, Problem
 
 
-def _validate_one(path: str) -> list[Problem]:
+def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
     from skirmish.data.loader import load_toml_file
 
     try:
@@ -24,16 +24,16 @@ def _validate_one(path: str) -> list[Problem]:
             if isinstance(item, Troupe):
                 from skirmish.data.building import building_problems
 
-                return building_problems(item, path)
+                return building_problems(item, path, points_limit)
     except DataError as exc:
         return exc.problems
     return []
 
 
-def validate(files: list[str]) -> None:
+def validate(files: list[str], points_limit: int = 0) -> None:
     problems: list[Problem] = []
     for f in files:
-        found = _validate_one(f)
+        found = _validate_one(f, points_limit)
         problems.extend(found)
         if not found:
             print(f"{f}: ok")

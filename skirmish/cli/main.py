@@ -24,16 +24,34 @@ app = typer.Typer(
 odds_app = typer.Typer(help="Exact odds of a shot or a melee exchange (computed, never sampled).",
                        no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
+troupe_app = typer.Typer(help="Troupe building: points breakdowns.", no_args_is_help=True)
+app.add_typer(troupe_app, name="troupe")
 
 
 @app.command("validate")
 def validate_cmd(
     files: Annotated[list[str], typer.Argument(help="Troupe, scenario (TOML) or replay (JSON) files.")],
+    points_limit: Annotated[
+        int, typer.Option("--points-limit", min=0, help="Points limit custom troupes must keep (0: none).")
+    ] = 0,
 ) -> None:
     """Check troupes, scenarios and replays; exit 0 when all are valid, 2 with one line per problem."""
     from skirmish.cli.data_cmds import validate
 
-    validate(files)
+    validate(files, points_limit)
+
+
+@troupe_app.command("cost")
+def troupe_cost_cmd(
+    file: Annotated[str, typer.Argument(help="A troupe name from `skirmish list troupes` or a file.")],
+    points_limit: Annotated[int | None, typer.Option("--points-limit", help="Points limit to check.")] = None,
+    scenario: Annotated[str | None, typer.Option("--scenario", help="Take the points limit from it.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Print a troupe's points breakdown per model, the total and any building-rule problems."""
+    from skirmish.cli.troupe_cmd import cost
+
+    cost(file, points_limit, scenario, json_out)
 
 
 @app.command("list")
