@@ -8,6 +8,7 @@ cross-checked (names in the armoury, polygons that are real shapes). Any problem
 from __future__ import annotations
 
 import functools
+import json
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -56,6 +57,9 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError([Problem(name, "", f"is not valid TOML: {exc}")]) from None
+    except RecursionError:
+        # tomllib parses nested arrays recursively: `[[[[...` thousands deep must not crash the command.
+        raise DataError([Problem(name, "", "is nested too deeply to be a data file")]) from None
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -81,8 +85,11 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
 
 
 def validate_model(model: type[M], data: dict[str, Any], name: str) -> M:
+    # Validated as strict JSON so a string is never coerced into a number or a bool (`hp = "3"`,
+    # `flying = "yes"` are errors), while enums still accept their string values. TOML dates,
+    # which JSON lacks, become strings and so fail wherever a number is expected.
     try:
-        return model.model_validate(data)
+        return model.model_validate_json(json.dumps(data, default=str), strict=True)
     except ValidationError as exc:
         raise DataError(validation_problems(exc, name)) from None
 
