@@ -1,0 +1,336 @@
+"""Abilities (R-P4) and bending reactions (R-X2), resolved by a small set of generic effects.
+
+Ability data names an `effect`; this module implements each effect once, so a new ability in a
+troupe file needs no code. Each ability may be used once per turn by each model, in the step its
+`timing` names, and costs its AP.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+
+from skirmish.battlefield.measure import CONTACT
+from skirmish.battlefield.physics import push
+from skirmish.data.armoury import Ability
+from skirmish.data.scenario import Cover, Terrain
+from skirmish.engine.actions import Action, Decline, React, UseAbility
+from skirmish.engine.damage import heal, inflict
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.state import ModelState, Pending, abilities_of
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+    from skirmish.engine.shooting import ShotSpec
+
+TIMING_STEP = {"move": "movement", "take_cover": "take_cover", "shooting": "shooting", "charges": "charges",
+               "melee": "charges", "end": "advances"}
+"""The step in which an ability of each timing is used (melee abilities just before the melee is fought)."""
+
+ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff"}
+REACTIONS = {"reaction_block", "reaction_deflect", "reaction_reflect", "redirect"}
+WEAK_TO = {"fire": "water", "water": "fire", "earth": "air", "air": "earth"}
+
+
+def sense_range(game: Game, m: ModelState) -> float:
+    """Seismic Sense: the range within which a model sees through sight-blocking terrain and hiding models."""
+    if not m.active:
+        return 0.0
+    best = 0.0
+    for a in abilities_of(m, game.armoury(m)):
+        if a.effect == "sense":
+            best = max(best, float(a.params.get("range", a.range or 0)))
+    return best
+
+
+def _usable(game: Game, m: ModelState, a: Ability) -> bool:
+    if a.effect not in ACTIVE_EFFECTS or TIMING_STEP.get(a.timing.value) != game.state.step:
+        return False
+    if not m.active or m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
+        return False
+    if game.state.step == "shooting" and a.effect == "push":
+        from skirmish.engine.shooting import can_fire
+
+        return can_fire(game, m) and m.active
+    if a.effect == "glide":
+        return not m.moved and not m.taking_cover and not game.in_melee(m)
+    return True
+
+
+def _range(a: Ability, default: float) -> float:
+    return float(a.range) if a.range is not None else default
+
+
+def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
+    s = game.state
+    if a.effect == "heal":
+        return [t for t in s.models if t.active and not game.enemies(m, t) and t.hp < t.profile.hp
+                and (t is m or game.distance(m, t) <= _range(a, 2.0))]
+    if a.effect in ("push", "nullify_cover"):
+        return [t for t in s.models if t.active and game.enemies(m, t) and game.sees(m, t)
+                and game.distance(m, t) <= _range(a, 6.0)]
+    if a.effect == "chi_block":
+        return [t for t in s.models if t.active and game.enemies(m, t) and game.distance(m, t) <= _range(a, CONTACT)]
+    return []
+
+
+def _wall_point(game: Game, m: ModelState, a: Ability) -> tuple[float, float] | None:
+    """A useful place for a wall: between the model and its nearest enemy, within range."""
+    s = game.state
+    foes = [t for t in s.models if t.active and game.enemies(m, t)]
+    if not foes:
+        return None
+    here = s.xy[m.index]
+    t = min(foes, key=lambda f: float(np.hypot(*(s.xy[f.index] - here))))
+    d = s.xy[t.index] - here
+    n = float(np.hypot(*d))
+    if n < 1e-9:
+        return None
+    reach = min(_range(a, 6.0), max(1.5, n / 2))
+    p = here + d / n * reach
+    return (float(p[0]), float(p[1]))
+
+
+def candidates(game: Game, player: int) -> list[Action]:
+    out: list[Action] = []
+    for m in game.player_models(player):
+        for a in abilities_of(m, game.armoury(m)):
+            if not _usable(game, m, a):
+                continue
+            if a.effect in ("heal", "push", "nullify_cover", "chi_block"):
+                out.extend(UseAbility(m.id, a.name, target=t.id) for t in _targets(game, m, a))
+            elif a.effect == "wall":
+                at = _wall_point(game, m, a)
+                if at is not None and _wall_problem(game, m, a, at) is None:
+                    out.append(UseAbility(m.id, a.name, at=at))
+            else:
+                out.append(UseAbility(m.id, a.name))
+    return out
+
+
+def has_options(game: Game, player: int) -> bool:
+    return bool(candidates(game, player))
+
+
+def _wall_piece(game: Game, m: ModelState, a: Ability, at: tuple[float, float]) -> tuple[Terrain, shapely.Polygon]:
+    s = game.state
+    length, width = float(a.params.get("length", 4)), float(a.params.get("width", 1))
+    d = np.asarray(at) - s.xy[m.index]
+    angle = math.atan2(d[1], d[0]) + math.pi / 2 if np.hypot(*d) > 1e-9 else 0.0
+    ux, uy = math.cos(angle), math.sin(angle)
+    vx, vy = -uy, ux
+    hl, hw = length / 2, width / 2
+    pts = [(at[0] + sx * hl * ux + sy * hw * vx, at[1] + sx * hl * uy + sy * hw * vy)
+           for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    pts = [(round(x, 6), round(y, 6)) for x, y in pts]
+    n = len(game.state.terrain_added)
+    terrain = Terrain(name=f"{a.name}_{n + 1}", polygon=[list(p) for p in pts], cover=Cover.none,
+                      blocks_sight=True, impassable=True)
+    return terrain, shapely.Polygon(pts)
+
+
+def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]) -> str | None:
+    s = game.state
+    if not all(math.isfinite(v) for v in at):
+        return "the point must be finite"
+    if float(np.hypot(at[0] - s.xy[m.index, 0], at[1] - s.xy[m.index, 1])) - s.radii[m.index] > _range(a, 6.0):
+        return f"the wall must rise within {_range(a, 6.0):g}\" of {m.name}"
+    terrain, poly = _wall_piece(game, m, a, at)
+    minx, miny, maxx, maxy = poly.bounds
+    if minx < 0 or miny < 0 or maxx > game.scenario.board.width or maxy > game.scenario.board.height:
+        return "the wall must stand on the table"
+    dist = shapely.distance(poly, shapely.points(s.xy))
+    for o in s.models:
+        if o.on_table and dist[o.index] < s.radii[o.index]:
+            return f"the wall would land on {o.name}"
+    return None
+
+
+def do_use(game: Game, action: UseAbility) -> None:
+    s = game.state
+    m = game.model(action.model, rule="R-P4")
+    if m.player != s.active_player:
+        raise IllegalAction("R-P4", f"{m.name} belongs to another player")
+    if not m.active:
+        raise IllegalAction("R-P5", f"{m.name} is KO'd")
+    a = next((x for x in abilities_of(m, game.armoury(m)) if x.name == action.ability), None)
+    if a is None:
+        raise IllegalAction("R-P4", f"{m.name} has no ability `{action.ability}`")
+    if a.effect == "ranged_attack":
+        raise IllegalAction("R-C1", f"{a.title} is a ranged attack: declare it with Shoot")
+    if a.effect not in ACTIVE_EFFECTS:
+        raise IllegalAction("R-P4", f"{a.title} is not used on its own ({a.timing.value})")
+    step = TIMING_STEP.get(a.timing.value)
+    if step != s.step:
+        raise IllegalAction("R-P4", f"{a.title} is used in the {step} step, not now")
+    if m.ap < a.ap_cost:
+        raise IllegalAction("R-P4", f"{a.title} costs {a.ap_cost} AP; {m.name} has {m.ap}")
+    if m.buffs.get(f"used:{a.name}"):
+        raise IllegalAction("R-P4", f"{m.name} has already used {a.title} this turn")
+    if not _usable(game, m, a):
+        raise IllegalAction("R-P4", f"{m.name} cannot use {a.title} now")
+    target = None
+    if a.effect in ("heal", "push", "nullify_cover", "chi_block"):
+        if action.target is None:
+            raise IllegalAction("R-P4", f"{a.title} needs a target model")
+        target = game.model(action.target, rule="R-P4")
+        if target not in _targets(game, m, a):
+            raise IllegalAction("R-P4", f"{target.name} is not a valid target of {a.title} (range "
+                                f"{_range(a, 0):g}\", sight, side)")
+    if a.effect == "wall":
+        if action.at is None:
+            raise IllegalAction("R-P4", f"{a.title} needs a point")
+        problem = _wall_problem(game, m, a, action.at)
+        if problem:
+            raise IllegalAction("R-P4", problem)
+    # Validated: pay and resolve.
+    m.ap -= a.ap_cost
+    m.buffs[f"used:{a.name}"] = 1
+    ids = (m.id,) if target is None else (m.id, target.id)
+    if a.effect == "heal":
+        assert target is not None
+        got = heal(game, target, int(a.params.get("amount", 1)))
+        game.emit("ability", f"{m.name} uses {a.title}: {target.name} regains {got} HP", ids)
+    elif a.effect == "nullify_cover":
+        assert target is not None
+        target.buffs["exposed"] = 1
+        game.emit("ability", f"{m.name} uses {a.title}: {target.name} counts as in the open this turn", ids)
+    elif a.effect == "chi_block":
+        assert target is not None
+        target.chi_blocked = 1
+        game.emit("ability", f"{m.name} uses {a.title}: {target.name} can spend no AP next turn", ids)
+    elif a.effect == "glide":
+        m.glide = True
+        m.buffs["move"] = m.buffs.get("move", 0) + int(a.params.get("bonus_move", 0))
+        game.moved()
+        game.emit("ability", f"{m.name} uses {a.title}: flies this move (+{a.params.get('bonus_move', 0)}\")", ids)
+    elif a.effect == "buff":
+        stat, amount = str(a.params.get("stat", "combat")), int(a.params.get("amount", 1))
+        rng = _range(a, 0.0)
+        got = [t for t in s.models if t.active and not game.enemies(m, t) and (t is m or game.distance(m, t) <= rng)]
+        for t in got:
+            t.buffs[stat] = t.buffs.get(stat, 0) + amount
+        game.emit("ability", f"{m.name} uses {a.title}: +{amount} {stat} this turn for "
+                  + ", ".join(t.name for t in got), tuple(t.id for t in got))
+    elif a.effect == "wall":
+        assert action.at is not None
+        terrain, _ = _wall_piece(game, m, a, action.at)
+        game.table = game.table.with_piece(terrain)
+        s.terrain_added.append(terrain.model_dump(mode="json"))
+        game.moved()
+        game.emit("ability", f"{m.name} raises {a.title} at ({action.at[0]:.1f}, {action.at[1]:.1f})", ids)
+    elif a.effect == "push":
+        assert target is not None
+        if s.step == "shooting":
+            m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
+        direction = s.xy[target.index] - s.xy[m.index]
+        if float(np.hypot(*direction)) < 1e-9:
+            direction = np.array([0.0, 1.0])
+        before = s.xy[target.index].copy()
+        new_xy = push(game.table, target.index, direction, float(a.params.get("distance", 3)), s.xy, s.radii,
+                      ignore=game.gone_mask())
+        s.xy[target.index] = new_xy
+        game.moved()
+        moved = float(np.hypot(*(new_xy - before)))
+        game.emit("ability", f"{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}\"", ids)
+        damage = int(a.params.get("damage", 0))
+        if damage > 0:
+            inflict(game, target, damage, shield_breaker=bool(a.params.get("shield_breaker", False)), by=m,
+                    source=a.title)
+
+
+# ----------------------------------------------------------------- reactions (R-X2)
+def _power(spec: ShotSpec) -> int:
+    return spec.damage + max(0, spec.bonus)
+
+
+def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> list[Ability]:
+    """Reactions `target` could pay for against this bending attack."""
+    from skirmish.engine.movement import flies
+
+    if spec.element is None or not target.active:
+        return []
+    out = []
+    weak = WEAK_TO.get(target.profile.elements[0].value) if target.profile.elements else None
+    for a in abilities_of(target, game.armoury(target)):
+        if a.effect not in REACTIONS or a.ap_cost > target.ap or target.buffs.get(f"used:{a.name}"):
+            continue
+        if a.effect == "reaction_block":
+            if _power(spec) > int(a.params.get("power", 1)):
+                continue
+            if flies(shooter) and not flies(target):
+                continue  # airborne attacks are blocked only by airborne defenders
+        elif a.effect == "reaction_deflect":
+            if spec.element == weak:
+                continue
+        elif a.effect == "redirect" and "lightning" not in spec.name:
+            continue
+        out.append(a)
+    return out
+
+
+def offer_reaction(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> bool:
+    """Offer the target's player a reaction before the dice; True when the shot now waits for the answer."""
+    if not reaction_options(game, shooter, target, spec):
+        return False
+    game.state.pending = Pending("reaction", target.player, target.id, shooter.id, {"spec": spec.name})
+    game.emit("offer", f"{target.name} may react to {shooter.name}'s {spec.title}", (target.id, shooter.id))
+    return True
+
+
+def _pending_spec(game: Game) -> tuple[ModelState, ModelState, ShotSpec]:
+    from skirmish.engine.shooting import shot_specs
+
+    p = game.state.pending
+    assert p is not None and p.kind == "reaction"
+    target, shooter = game.model(p.model), game.model(p.target)
+    spec = next(sp for sp in shot_specs(game, shooter) if sp.name == p.data["spec"])
+    return shooter, target, spec
+
+
+def pending_actions(game: Game) -> list[Action]:
+    shooter, target, spec = _pending_spec(game)
+    return [*(React(target.id, a.name) for a in reaction_options(game, shooter, target, spec)), Decline()]
+
+
+def do_react(game: Game, action: React) -> None:
+    from skirmish.engine.shooting import resolve
+
+    p = game.state.pending
+    if p is None or p.kind != "reaction":
+        raise IllegalAction("R-X2", "no attack is waiting for a reaction")
+    shooter, target, spec = _pending_spec(game)
+    if action.model != target.id:
+        raise IllegalAction("R-X2", f"only {target.name} may react")
+    a = next((x for x in reaction_options(game, shooter, target, spec) if x.name == action.ability), None)
+    if a is None:
+        raise IllegalAction("R-X2", f"{target.name} cannot use `{action.ability}` against {spec.title}")
+    game.state.pending = None
+    target.ap -= a.ap_cost
+    target.buffs[f"used:{a.name}"] = 1
+    ids = (target.id, shooter.id)
+    if a.effect in ("reaction_block", "reaction_deflect"):
+        verb = "blocks" if a.effect == "reaction_block" else "deflects"
+        game.emit("reaction", f"{target.name} {verb} {shooter.name}'s {spec.title} with {a.title}", ids)
+        return
+    game.emit("reaction", f"{target.name} turns {shooter.name}'s {spec.title} back with {a.title}", ids)
+    resolve(game, target, shooter, spec)
+
+
+def do_decline(game: Game, action: Decline) -> None:
+    from skirmish.engine import charges
+    from skirmish.engine.shooting import resolve
+
+    p = game.state.pending
+    if p is None:
+        raise IllegalAction("R-C3", "there is nothing to decline")
+    if p.kind == "counter_charge":
+        charges.do_decline(game, action)
+        return
+    shooter, target, spec = _pending_spec(game)
+    game.state.pending = None
+    game.emit("decline", f"{target.name} does not react", (target.id,))
+    resolve(game, shooter, target, spec)

@@ -1,0 +1,164 @@
+"""Charges (R-C3): declared before measuring, measured along the real path, failed charges and counter-charges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.paths import charge_path, move_toward
+from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.movement import flies, place
+from skirmish.engine.shooting import sees_hidden
+from skirmish.engine.state import ModelState, Pending
+from skirmish.rules.combat import perception_test
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+
+def begin_charges(game: Game) -> None:
+    return None
+
+
+def can_charge(game: Game, m: ModelState) -> bool:
+    return (m.active and not m.charge_declared and not m.charged and not m.taking_cover and m.profile.charge > 0
+            and not game.in_melee(m))
+
+
+def charge_targets(game: Game, m: ModelState) -> list[ModelState]:
+    return [t for t in game.state.models if t.active and game.enemies(m, t) and game.sees(m, t)]
+
+
+def has_options(game: Game, player: int) -> bool:
+    return any(can_charge(game, m) and charge_targets(game, m) for m in game.player_models(player))
+
+
+def measure(game: Game, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
+    """The path `m` must move to reach base contact with `t`, and its length (R-C3)."""
+    s = game.state
+    return charge_path(game.table, m.index, t.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m),
+                       ignore=game.gone_mask())
+
+
+def candidates(game: Game, player: int) -> list[Action]:
+    out: list[Action] = []
+    for m in game.player_models(player):
+        if not can_charge(game, m):
+            continue
+        for t in charge_targets(game, m):
+            if game.options.premeasure:
+                found = measure(game, m, t)
+                if found is None or found[1] > m.profile.charge:
+                    continue
+            out.append(Charge(m.id, t.id))
+    return out
+
+
+def do_charge(game: Game, action: Charge) -> None:
+    s = game.state
+    m = game.model(action.model, rule="R-C3")
+    if m.player != s.active_player:
+        raise IllegalAction("R-C3", f"{m.name} belongs to another player")
+    if not m.active:
+        raise IllegalAction("R-P5", f"{m.name} is KO'd")
+    if m.charge_declared or m.charged:
+        raise IllegalAction("R-C3", f"{m.name} has already charged this turn")
+    if m.taking_cover:
+        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and cannot charge")
+    if game.in_melee(m):
+        raise IllegalAction("R-C3", f"{m.name} is already in melee")
+    if m.profile.charge <= 0:
+        raise IllegalAction("R-C3", f"{m.name} cannot charge")
+    t = game.model(action.target, rule="R-C3")
+    if not game.enemies(m, t):
+        raise IllegalAction("R-C3", f"{t.name} is not an enemy")
+    if not t.active:
+        raise IllegalAction("R-C2", f"{t.name} is KO'd")
+    if not game.sees(m, t):
+        raise IllegalAction("R-B3", f"{m.name} cannot see {t.name}")
+    found = measure(game, m, t)
+    if game.options.premeasure and (found is None or found[1] > m.profile.charge):
+        far = "unreachable" if found is None else f"{found[1]:.1f}\" away"
+        raise IllegalAction("R-C3", f"{t.name} is {far}, beyond {m.name}'s {m.profile.charge:g}\" charge")
+    m.charge_declared = True
+    ids = (m.id, t.id)
+    if t.taking_cover and not sees_hidden(game, m, t):
+        start = len(game.dice.history)
+        passed, roll = perception_test(game.dice, m.profile.perception)
+        game.emit("perception", f"{m.name} tests Perception to charge {t.name} (Taking Cover): rolls {roll} vs "
+                  f"{m.profile.perception}, {'passes' if passed else 'fails — the charge is lost'}", ids,
+                  rolls_from=start)
+        if not passed:
+            return
+    if found is not None and found[1] <= m.profile.charge + 1e-9:
+        _charge_home(game, m, t, found[0], "charges")
+        return
+    # A failed charge: the full charge distance toward the target, never into contact.
+    s = game.state
+    path = move_toward(game.table, m.index, s.xy[t.index].copy(), m.profile.charge, s.xy, s.radii,
+                       game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask())
+    dist = "unreachable" if found is None else f"{found[1]:.1f}\" away"
+    if path is not None:
+        place(game, m, path)
+        moved = path_length(path)
+    else:
+        moved = 0.0
+    game.emit("charge_failed", f"{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}\"): "
+              f"moves {moved:.1f}\" and falls short", ids,
+              path=None if path is None else [list(map(float, p)) for p in path])
+    offer_counter_charge(game, t, m)
+
+
+def _charge_home(game: Game, m: ModelState, t: ModelState, path: np.ndarray, verb: str) -> None:
+    m.charged_from_cover = game.cover(m) >= 2
+    m.charged_into_cover = game.cover(t) >= 2
+    place(game, m, path)
+    m.charged = True
+    game.emit("charge", f"{m.name} {verb} {t.name}: {path_length(path):.1f}\" into base contact",
+              (m.id, t.id), path=[list(map(float, p)) for p in path])
+
+
+def counter_path(game: Game, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:
+    if not t.active or t.taking_cover or t.charged or game.in_melee(t) or t.profile.charge <= 0:
+        return None
+    found = measure(game, t, m)
+    if found is None or found[1] > t.profile.charge + 1e-9:
+        return None
+    return found
+
+
+def offer_counter_charge(game: Game, t: ModelState, m: ModelState) -> None:
+    """R-C3: the intended target may at once counter-charge the failed charger, if it can reach it."""
+    if counter_path(game, t, m) is not None:
+        game.state.pending = Pending("counter_charge", t.player, t.id, m.id)
+        game.emit("offer", f"{t.name} may counter-charge {m.name}", (t.id, m.id))
+
+
+def pending_actions(game: Game) -> list[Action]:
+    p = game.state.pending
+    assert p is not None
+    return [CounterCharge(p.model, p.target), Decline()]
+
+
+def do_counter_charge(game: Game, action: CounterCharge) -> None:
+    p = game.state.pending
+    if p is None or p.kind != "counter_charge":
+        raise IllegalAction("R-C3", "no counter-charge is on offer")
+    if action.model != p.model or action.target != p.target:
+        raise IllegalAction("R-C3", f"only {p.model} may counter-charge, and only {p.target}")
+    t, m = game.model(p.model), game.model(p.target)
+    found = counter_path(game, t, m)
+    if found is None:
+        raise IllegalAction("R-C3", f"{t.name} cannot reach {m.name}")
+    game.state.pending = None
+    _charge_home(game, t, m, found[0], "counter-charges")
+
+
+def do_decline(game: Game, action: Decline) -> None:
+    p = game.state.pending
+    assert p is not None
+    game.state.pending = None
+    game.emit("decline", f"{game.model(p.model).name} declines to counter-charge", (p.model,))

@@ -1,0 +1,54 @@
+"""Hits, saves and KOs (R-S1, R-S2), shared by shooting, melee and abilities."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.engine.state import ModelState
+from skirmish.rules.combat import HitResult, apply_hit
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+
+def saves_of(game: Game, m: ModelState) -> tuple[int | None, int | None]:
+    """The target's own armour and shield saves (never the attacker's)."""
+    arm = game.armoury(m)
+    armour = arm.armour_by_name()[m.profile.armour].save if m.profile.armour else None
+    shield = arm.shield_by_name()[m.profile.shield].save if m.profile.shield else None
+    return armour, shield
+
+
+def inflict(game: Game, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None,
+            source: str) -> HitResult | None:
+    """A hit lands on `target`: it rolls its saves, then loses HP and may be KO'd. None if already KO'd."""
+    if target.ko or target.removed:
+        return None
+    start = len(game.dice.history)
+    armour, shield = saves_of(game, target)
+    result = apply_hit(game.dice, target.hp, damage, armour, shield, taking_cover=target.taking_cover,
+                       shield_breaker=shield_breaker)
+    saves = ", ".join(f"{r.name} {r.die} (needs {r.need}+)" for r in result.saves.rolls) or "no save"
+    if result.saves.saved:
+        game.emit("save", f"{target.name} saves against {source}: {saves}", (target.id,), rolls_from=start)
+        return result
+    target.hp = result.hp_after
+    if result.hp_lost > 0:
+        target.lost_hp_turn = True
+    text = f"{target.name} loses {result.hp_lost} HP to {source} ({saves}); {target.hp} left"
+    if result.ko:
+        target.ko = True
+        target.ko_turn = game.state.turn
+        if by is not None:
+            game.state.extra.setdefault("ko_by", {})[target.id] = by.player
+        text += f" — {target.name} is KO'd"
+    ids = (target.id,) if by is None else (target.id, by.id)
+    game.emit("wound" if not result.ko else "ko", text, ids, rolls_from=start)
+    game.rules.on_wound(target, result.hp_lost, by)
+    return result
+
+
+def heal(game: Game, target: ModelState, amount: int) -> int:
+    before = target.hp
+    target.hp = min(target.profile.hp, target.hp + amount)
+    return target.hp - before

@@ -1,0 +1,182 @@
+"""The End Phase: advances (R-E1), Combat Distraction (R-E2), Battle Points (R-E3), turn end (R-E4, R-T4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+
+from skirmish.battlefield.measure import CONTACT, path_length
+from skirmish.battlefield.paths import check_path, retreat_path
+from skirmish.engine.actions import Action, Advance, Disengage
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.movement import DIRECTIONS, default_goals, flies, place
+from skirmish.engine.state import ModelState, abilities_of
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+DISTRACTION_MOVE = 6.0
+
+
+def begin_advances(game: Game) -> None:
+    return None
+
+
+def can_advance(game: Game, m: ModelState) -> bool:
+    return m.active and m.can_advance and not m.advanced and m.profile.advance > 0 and not game.in_melee(m)
+
+
+def has_distraction(game: Game, m: ModelState) -> bool:
+    return any(a.effect == "distraction" for a in abilities_of(m, game.armoury(m)))
+
+
+def can_disengage(game: Game, m: ModelState) -> bool:
+    return m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m)
+
+
+def has_options(game: Game, player: int) -> bool:
+    return any(can_advance(game, m) or can_disengage(game, m) for m in game.player_models(player))
+
+
+def candidates(game: Game, player: int) -> list[Action]:
+    s = game.state
+    out: list[Action] = []
+    for m in game.player_models(player):
+        if can_advance(game, m):
+            from skirmish.battlefield.paths import move_toward
+
+            start = s.xy[m.index].copy()
+            budget = m.profile.advance
+            enemy, gone = game.enemy_mask(m), game.gone_mask()
+            paths = [move_toward(game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+                     for g in default_goals(game, m)]
+            for dx, dy in DIRECTIONS:
+                paths.append(np.array([start, start + budget * np.array([dx, dy])]))
+            for p in paths:
+                if p is not None and len(p) >= 2 and path_length(p) > 0.25 and check_path(
+                        game.table, p, m.index, s.xy, s.radii, enemy, max_length=budget, flying=flies(m),
+                        ignore=gone) is None:
+                    out.append(Advance(m.id, tuple((float(x), float(y)) for x, y in p)))
+        if can_disengage(game, m):
+            p = disengage_path(game, m)
+            if p is not None:
+                out.append(Disengage(m.id, tuple((float(x), float(y)) for x, y in p)))
+    return out
+
+
+def _own(game: Game, model_id: str, rule: str) -> ModelState:
+    m = game.model(model_id, rule=rule)
+    if m.player != game.state.active_player:
+        raise IllegalAction(rule, f"{m.name} belongs to another player")
+    if not m.active:
+        raise IllegalAction("R-P5", f"{m.name} is KO'd")
+    return m
+
+
+def do_advance(game: Game, action: Advance) -> None:
+    from skirmish.engine.movement import validate_path
+
+    m = _own(game, action.model, "R-E1")
+    if not m.can_advance:
+        raise IllegalAction("R-E1", f"{m.name} did not win a melee this turn")
+    if m.profile.advance <= 0:
+        raise IllegalAction("R-E1", f"{m.name} cannot advance")
+    if m.advanced:
+        raise IllegalAction("R-E1", f"{m.name} has already advanced")
+    path = np.asarray(action.path, dtype=float)
+    validate_path(game, m, path, m.profile.advance, "R-E1")
+    place(game, m, path)
+    m.advanced = True
+    game.emit("advance", f"{m.name} advances {path_length(path):.1f}\"", (m.id,),
+              path=[list(map(float, p)) for p in path])
+
+
+def _foes(game: Game, m: ModelState) -> list[ModelState]:
+    return game.melee_enemies(m)
+
+
+def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
+    s = game.state
+    foes = _foes(game, m)
+    if not foes:
+        return None
+    away = np.mean([s.xy[f.index] for f in foes], axis=0)
+    ignore = game.gone_mask().copy()
+    for f in foes:
+        ignore[f.index] = True
+    return retreat_path(game.table, m.index, away, DISTRACTION_MOVE, s.xy, s.radii, game.enemy_mask(m),
+                        flying=flies(m), ignore=ignore)
+
+
+def do_disengage(game: Game, action: Disengage) -> None:
+    s = game.state
+    m = _own(game, action.model, "R-E2")
+    if not has_distraction(game, m):
+        raise IllegalAction("R-E2", f"{m.name} does not have Combat Distraction")
+    foes = _foes(game, m)
+    if not foes:
+        raise IllegalAction("R-E2", f"{m.name} is not in melee")
+    if m.advanced:
+        raise IllegalAction("R-E2", f"{m.name} has already moved this End Phase")
+    path = np.asarray(action.path, dtype=float)
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
+        raise IllegalAction("R-E2", "a path is two or more finite points")
+    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
+        raise IllegalAction("R-E2", f"the path must start at {m.name}'s position")
+    ignore = game.gone_mask().copy()
+    for f in foes:
+        ignore[f.index] = True
+    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m),
+                         max_length=DISTRACTION_MOVE, flying=flies(m), ignore=ignore)
+    if problem is not None:
+        raise IllegalAction(problem.rule or "R-E2", problem.message)
+    line = shapely.LineString(path)
+    for f in foes:
+        centre = s.xy[f.index]
+        reach = float(s.radii[f.index] + s.radii[m.index])
+        start_d = float(np.hypot(*(path[0] - centre)))
+        if float(np.hypot(*(path[-1] - centre))) - reach <= CONTACT or \
+                shapely.distance(line, shapely.Point(centre)) < min(reach, start_d) - 1e-6:
+            raise IllegalAction("R-E2", f"{m.name} must move away from {f.name}, not through or beside it")
+    place(game, m, path)
+    m.advanced = True
+    game.emit("disengage", f"{m.name} slips out of the melee with Combat Distraction, moving "
+              f"{path_length(path):.1f}\"", (m.id, *(f.id for f in foes)))
+
+
+def tally(game: Game) -> None:
+    """R-E3: KOs made this turn and zones held score Battle Points, per player, per turn."""
+    s = game.state
+    points = [0] * len(s.players)
+    ko_by = s.extra.get("ko_by", {})
+    for m in s.models:
+        if m.ko and m.ko_turn == s.turn and m.id in ko_by:
+            points[ko_by[m.id]] += game.scenario.scoring.ko_points
+    for zone in game.scenario.scoring.zones:
+        poly = shapely.Polygon(zone.polygon)
+        holders = [m for m in s.models if m.active and shapely.contains_xy(poly, *s.xy[m.index])]
+        teams = {game.team(m) for m in holders}
+        if len(teams) == 1 and zone.points:
+            for p in sorted({m.player for m in holders}):
+                points[p] += zone.points
+    extra = game.rules.extra_points()
+    for p, v in enumerate(extra):
+        points[p] += v
+    for p, v in enumerate(points):
+        s.players[p].battle_points.append(v)
+    game.emit("score", f"Turn {s.turn} Battle Points: "
+              + ", ".join(f"{pl.name} {v} (total {pl.total_points})" for pl, v in zip(s.players, points, strict=True)))
+
+
+def turn_end(game: Game) -> None:
+    """R-E4 and R-T4: the turn ends; the game ends at the turn limit, with one side left, or by the scenario."""
+    s = game.state
+    reason = game.rules.check_end()
+    if reason:
+        game.finish(reason)
+    elif len(game.teams_on_table()) <= 1:
+        game.finish("only one side has models on the table")
+    elif s.turn >= game.scenario.turns:
+        game.finish(f"turn limit of {game.scenario.turns} reached")

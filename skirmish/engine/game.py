@@ -1,0 +1,503 @@
+"""A game of Battles in the Four Kingdoms: the phase machine, validation and application of actions.
+
+`Game.legal_actions()` generates, `Game.apply(action)` validates and applies (design principle 3).
+An illegal action raises `IllegalAction` naming the rule, and the state is restored from a snapshot
+taken before the action, so a refusal can never leave a half-applied move behind. The rules of
+each step live in their own modules (`movement`, `shooting`, `charges`, `melee`, `end_phase`,
+`abilities`); this module runs the turn from the table in `phases`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skirmish.battlefield.measure import CONTACT, edge_distances
+from skirmish.battlefield.sight import sight_table
+from skirmish.battlefield.table import Table
+from skirmish.data.armoury import Armoury
+from skirmish.data.loader import troupe_armoury
+from skirmish.data.options import RuleOptions
+from skirmish.data.scenario import Scenario
+from skirmish.data.troupe import Troupe
+from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, scenario_rules, shooting
+from skirmish.engine.actions import Action, EndStep
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.log import Event
+from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
+from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
+from skirmish.rules.dice import Dice
+
+STEP_RULE = {
+    "deploy": "R-T1", "ap_roll": "R-M1", "movement": "R-M2", "take_cover": "R-M4", "shooting": "R-C1",
+    "ranged_casualties": "R-C2", "charges": "R-C3", "melee": "R-C4", "melee_casualties": "R-C5",
+    "advances": "R-E1", "scoring": "R-E3", "turn_end": "R-E4",
+}
+
+
+@dataclass
+class _Snapshot:
+    state: GameState
+    dice_state: int
+    dice_history: int
+    dice_forced: list[int]
+    log_len: int
+    history_len: int
+    table: Table
+
+
+class Game:
+    """One game: scenario, troupes, options, seed, the state, the log and the action history."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        troupes: Sequence[Troupe],
+        *,
+        seed: int = 0,
+        options: RuleOptions | None = None,
+        bots: Sequence[str | None] | None = None,
+        dice: Dice | None = None,
+        record_log: bool = True,
+    ) -> None:
+        if len(troupes) != len(scenario.sides):
+            raise ValueError(f"scenario `{scenario.name}` has {len(scenario.sides)} sides; got {len(troupes)} troupes")
+        self.scenario = scenario
+        self.troupes = list(troupes)
+        self.options = options if options is not None else scenario.options
+        self.seed = seed
+        self.dice = dice if dice is not None else Dice(seed)
+        self.record_log = record_log
+        self.base_table = Table.from_scenario(scenario)
+        self.table = self.base_table
+        self.log: list[Event] = []
+        self.history: list[Action] = []
+        self._undo: list[_Snapshot] = []
+        self._version = 0
+        self._geo_version = -1
+        self._sight_version = -1
+        self._sight: np.ndarray | None = None
+        self.state = self._build_state(bots)
+        self.rules = scenario_rules.for_scenario(self)
+        deploy.auto_deploy(self)
+        self._begin_step(DEPLOY.name)
+        self._run_until_input()
+
+    # ----------------------------------------------------------------- set-up
+    def _build_state(self, bots: Sequence[str | None] | None) -> GameState:
+        players: list[PlayerState] = []
+        models: list[ModelState] = []
+        radii: list[float] = []
+        for p, (side, troupe) in enumerate(zip(self.scenario.sides, self.troupes, strict=True)):
+            team = side.team if side.team >= 0 else 100 + p
+            bot = bots[p] if bots is not None and p < len(bots) else side.bot
+            players.append(PlayerState(p, side.name, team, troupe, troupe_armoury(troupe), bot=bot))
+            for entry in troupe.models:
+                for k in range(entry.count):
+                    suffix = f"_{k + 1}" if entry.count > 1 else ""
+                    mid = f"p{p}.{entry.profile.name}{suffix}"
+                    models.append(ModelState(mid, len(models), p, entry.profile, hp=entry.profile.hp))
+                    radii.append(entry.profile.base / 2)
+        n = len(models)
+        return GameState(models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float),
+                         order=list(range(len(players))))
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def hash(self) -> str:
+        return state_hash(self.state, self.dice.state)
+
+    def armoury(self, model: ModelState) -> Armoury:
+        return self.state.players[model.player].armoury
+
+    def model(self, model_id: str, *, rule: str = "R-P1") -> ModelState:
+        m = self.state.model(model_id)
+        if m is None:
+            raise IllegalAction(rule, f"there is no model `{model_id}`")
+        return m
+
+    def team(self, model: ModelState) -> int:
+        return self.state.players[model.player].team
+
+    def enemies(self, a: ModelState, b: ModelState) -> bool:
+        return self.team(a) != self.team(b)
+
+    def enemy_mask(self, model: ModelState) -> np.ndarray:
+        t = self.team(model)
+        return np.fromiter((self.team(m) != t for m in self.state.models), dtype=bool, count=len(self.state.models))
+
+    def gone_mask(self) -> np.ndarray:
+        """Models that no longer stand in anyone's way: KO'd or removed."""
+        return np.fromiter((not m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
+
+    def moved(self) -> None:
+        """Call after any change of positions or terrain: the per-step geometry tables are stale."""
+        self._version += 1
+
+    def _refresh_geo(self) -> None:
+        if self._geo_version == self._version:
+            return
+        xy = self.state.xy
+        rank, piece = self.table.cover_of(xy)
+        rank = np.asarray(rank, dtype=int).copy()
+        for m in self.state.models:
+            if m.profile.flying or m.glide:
+                rank[m.index] = 0
+        self._cover = rank
+        self._piece = np.asarray(piece, dtype=int)
+        self._height = np.asarray(self.table.height_of(xy), dtype=float)
+        self._dist = edge_distances(xy, self.state.radii)
+        self._geo_version = self._version
+
+    def cover(self, model: ModelState) -> int:
+        """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
+        self._refresh_geo()
+        return int(self._cover[model.index])
+
+    def cover_piece(self, model: ModelState) -> str | None:
+        self._refresh_geo()
+        i = int(self._piece[model.index])
+        return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
+
+    def height(self, model: ModelState) -> float:
+        self._refresh_geo()
+        return float(self._height[model.index])
+
+    def distance(self, a: ModelState, b: ModelState) -> float:
+        """Base edge to base edge (R-C6)."""
+        self._refresh_geo()
+        return float(self._dist[a.index, b.index])
+
+    def distances(self) -> np.ndarray:
+        self._refresh_geo()
+        return self._dist
+
+    def in_contact(self, a: ModelState, b: ModelState) -> bool:
+        return self.distance(a, b) <= CONTACT
+
+    def melee_enemies(self, model: ModelState) -> list[ModelState]:
+        """Active enemies in base contact: a model with any is in melee (R-P5)."""
+        if not model.active:
+            return []
+        self._refresh_geo()
+        row = self._dist[model.index]
+        return [m for m in self.state.models
+                if m.active and m is not model and row[m.index] <= CONTACT and self.enemies(m, model)]
+
+    def in_melee(self, model: ModelState) -> bool:
+        return bool(self.melee_enemies(model))
+
+    def sight(self) -> np.ndarray:
+        """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
+        if self._sight_version != self._version or self._sight is None:
+            xy, radii = self.state.xy, self.state.radii
+            vis = np.array(sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight), dtype=bool)
+            self._refresh_geo()
+            for m in self.state.models:
+                sense = abilities.sense_range(self, m)
+                if sense > 0:
+                    near = self._dist[m.index] <= sense
+                    vis[m.index] |= near
+                    vis[:, m.index] |= near
+            self._sight = vis
+            self._sight_version = self._version
+        return self._sight
+
+    def sees(self, a: ModelState, b: ModelState) -> bool:
+        return bool(self.sight()[a.index, b.index])
+
+    def friend_within(self, model: ModelState, inches: float) -> bool:
+        self._refresh_geo()
+        row = self._dist[model.index]
+        return any(m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
+                   for m in self.state.models)
+
+    def player_models(self, player: int) -> list[ModelState]:
+        return [m for m in self.state.models if m.player == player]
+
+    def teams_on_table(self) -> list[int]:
+        return sorted({self.team(m) for m in self.state.models if m.active})
+
+    # ----------------------------------------------------------------- log
+    def emit(self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None,
+             **data: Any) -> None:
+        if not self.record_log:
+            return
+        rolls = tuple(self.dice.history[rolls_from:]) if rolls_from is not None else ()
+        s = self.state
+        self.log.append(Event(s.turn, s.phase, s.step, kind, text, tuple(models), rolls, data))
+
+    # ----------------------------------------------------------------- actions
+    def legal_actions(self) -> list[Action]:
+        """What the player to act may do now: finite candidates (free paths are checked by `apply`)."""
+        s = self.state
+        if s.over:
+            return []
+        if s.pending is not None:
+            return charges.pending_actions(self) if s.pending.kind == "counter_charge" else \
+                abilities.pending_actions(self)
+        gen = _GENERATORS.get(s.step)
+        actions = gen(self, s.active_player) if gen else []
+        actions.extend(abilities.candidates(self, s.active_player))
+        actions.append(EndStep())
+        return actions
+
+    def apply(self, action: Action) -> None:
+        """Validate `action` against every rule and apply it, or raise `IllegalAction` leaving no trace."""
+        s = self.state
+        if s.over:
+            raise IllegalAction("R-T4", "the game is over")
+        kind = type(action).__name__
+        allowed = PENDING_ACTIONS[s.pending.kind] if s.pending is not None else SPECS[s.step].actions
+        if kind not in allowed:
+            where = f"a pending {s.pending.kind.replace('_', '-')}" if s.pending else f"the {SPECS[s.step].title} step"
+            raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
+        handler: Callable[[Game, Action], None] = _HANDLERS[kind]
+        snap = self._snapshot()
+        rolls_before = len(self.dice.history)
+        try:
+            handler(self, action)
+            self.history.append(action)
+            self._run_until_input()
+        except IllegalAction:
+            self._restore(snap)
+            raise
+        except Exception:
+            self._restore(snap)
+            raise
+        if len(self.dice.history) != rolls_before:
+            self._undo.clear()  # dice are commit points (design principle 8)
+        else:
+            self._undo.append(snap)
+
+    def end_step(self, player: int | None = None) -> None:
+        """The active player passes this step."""
+        s = self.state
+        if s.pending is not None:
+            raise IllegalAction("R-C3", "answer the pending decision first")
+        p = s.active_player
+        s.players[p].done = True
+        self.emit("pass", f"{s.players[p].name} ends {SPECS[s.step].title}")
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> bool:
+        """Take back the last action if no die was rolled since (design principle 8)."""
+        if not self._undo:
+            return False
+        self._restore(self._undo.pop())
+        return True
+
+    # ----------------------------------------------------------------- snapshots
+    def _snapshot(self) -> _Snapshot:
+        s = self.state
+        models = [copy.copy(m) for m in s.models]
+        for m in models:
+            m.buffs = dict(m.buffs)
+        players = [copy.copy(p) for p in s.players]
+        for p in players:
+            p.battle_points = list(p.battle_points)
+        new = copy.copy(s)
+        new.models = models
+        new.players = players
+        new.xy = s.xy.copy()
+        new.order = list(s.order)
+        new.pending = copy.deepcopy(s.pending)
+        new.extra = copy.deepcopy(s.extra)
+        new.terrain_added = list(s.terrain_added)
+        return _Snapshot(new, self.dice.state, len(self.dice.history), list(self.dice._forced), len(self.log),
+                         len(self.history), self.table)
+
+    def _restore(self, snap: _Snapshot) -> None:
+        self.state = snap.state
+        self.dice._state = snap.dice_state
+        del self.dice.history[snap.dice_history:]
+        self.dice._forced.clear()
+        self.dice._forced.extend(snap.dice_forced)
+        del self.log[snap.log_len:]
+        del self.history[snap.history_len:]
+        self.table = snap.table
+        self._undo_stale()
+
+    def _undo_stale(self) -> None:
+        # Snapshots are copies, so cached geometry may describe another arrangement.
+        self._version += 1
+
+    # ----------------------------------------------------------------- the phase machine
+    def _begin_step(self, name: str) -> None:
+        s = self.state
+        s.step = name
+        s.phase = SPECS[name].phase
+        s.active_index = 0
+        for p in s.players:
+            p.done = False
+        hook = _BEGIN.get(name)
+        if hook is not None:
+            hook(self)
+        self.rules.on_step(name)
+
+    def _next_step(self) -> None:
+        s = self.state
+        if s.step == DEPLOY.name:
+            self._start_turn()
+            return
+        i = STEP_INDEX[s.step]
+        if i + 1 < len(TURN):
+            self._begin_step(TURN[i + 1].name)
+        elif not s.over:
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        s = self.state
+        s.turn += 1
+        if self.options.priority_roll:
+            s.order = self._priority_order()
+        self.emit("turn", f"Turn {s.turn} begins; order: "
+                  + ", ".join(s.players[p].name for p in s.order))
+        self._begin_step(TURN[0].name)
+
+    def _priority_order(self) -> list[int]:
+        """R-T2 option: every player rolls a D6, highest first; tied players roll again among themselves."""
+        start = len(self.dice.history)
+
+        def rank(group: list[int]) -> list[int]:
+            if len(group) <= 1:
+                return group
+            rolls = {p: self.dice.d6(f"priority {self.state.players[p].name}") for p in group}
+            out: list[int] = []
+            for value in sorted(set(rolls.values()), reverse=True):
+                out.extend(rank([p for p in group if rolls[p] == value]))
+            return out
+
+        order = rank(list(range(len(self.state.players))))
+        self.emit("priority", "Priority roll: " + ", ".join(self.state.players[p].name for p in order),
+                  rolls_from=start)
+        return order
+
+    def _run_until_input(self) -> None:
+        s = self.state
+        while not s.over:
+            if s.pending is not None:
+                return
+            spec = SPECS[s.step]
+            if spec.interactive:
+                while s.active_index < len(s.order):
+                    p = s.order[s.active_index]
+                    if not s.players[p].done and self._has_options(p):
+                        return
+                    s.players[p].done = True
+                    s.active_index += 1
+            self._next_step()
+            s = self.state
+
+    def _has_options(self, player: int) -> bool:
+        check = _HAS_OPTIONS.get(self.state.step)
+        if check is not None and check(self, player):
+            return True
+        return abilities.has_options(self, player)
+
+    def after_player_action(self) -> None:
+        """Move the turn on when the active player has passed."""
+        s = self.state
+        if s.pending is None and s.players[s.order[s.active_index]].done:
+            s.active_index += 1
+
+    # ----------------------------------------------------------------- results
+    def finish(self, reason: str) -> None:
+        """End the game (R-T4) and decide the winner."""
+        s = self.state
+        s.over = True
+        s.result_reason = reason
+        team, why = self.rules.winner()
+        s.winning_team = team
+        winners = [p.index for p in s.players if p.team == team] if team is not None else []
+        s.winner = winners[0] if len(winners) == 1 else (winners[0] if winners else None)
+        text = "Draw" if team is None else "Winner: " + ", ".join(s.players[p].name for p in winners)
+        self.emit("game_over", f"Game over ({reason}). {text} — {why}")
+
+    def result(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "over": s.over,
+            "turns": s.turn,
+            "winner": None if s.winner is None else s.players[s.winner].name,
+            "winning_team": s.winning_team,
+            "reason": s.result_reason,
+            "battle_points": {p.name: p.total_points for p in s.players},
+            "battle_points_per_turn": {p.name: list(p.battle_points) for p in s.players},
+            "kos": {p.name: sum(1 for m in s.models if m.player != p.index and m.ko
+                                and s.extra.get("ko_by", {}).get(m.id) == p.index) for p in s.players},
+            "models_left": {p.name: sum(1 for m in s.models if m.player == p.index and m.active)
+                            for p in s.players},
+        }
+
+
+def _do_end_step(game: Game, action: Action) -> None:
+    game.end_step()
+    game.after_player_action()
+
+
+_HANDLERS: dict[str, Callable[[Game, Any], None]] = {
+    "EndStep": _do_end_step,
+    "Deploy": deploy.do_deploy,
+    "Move": movement.do_move,
+    "TakeCover": movement.do_take_cover,
+    "Shoot": shooting.do_shoot,
+    "Charge": charges.do_charge,
+    "CounterCharge": charges.do_counter_charge,
+    "Decline": abilities.do_decline,
+    "UseAbility": abilities.do_use,
+    "React": abilities.do_react,
+    "Advance": end_phase.do_advance,
+    "Disengage": end_phase.do_disengage,
+}
+
+_BEGIN: dict[str, Callable[[Game], None]] = {
+    "ap_roll": movement.begin_ap_roll,
+    "shooting": shooting.begin_shooting,
+    "ranged_casualties": shooting.remove_casualties,
+    "charges": charges.begin_charges,
+    "melee": melee.resolve_melee,
+    "melee_casualties": melee.remove_casualties,
+    "advances": end_phase.begin_advances,
+    "scoring": end_phase.tally,
+    "turn_end": end_phase.turn_end,
+}
+
+_HAS_OPTIONS: dict[str, Callable[[Game, int], bool]] = {
+    "deploy": deploy.has_options,
+    "movement": movement.has_move_options,
+    "take_cover": movement.has_cover_options,
+    "shooting": shooting.has_options,
+    "charges": charges.has_options,
+    "advances": end_phase.has_options,
+}
+
+_GENERATORS: dict[str, Callable[[Game, int], list[Action]]] = {
+    "deploy": deploy.candidates,
+    "movement": movement.move_candidates,
+    "take_cover": movement.cover_candidates,
+    "shooting": shooting.candidates,
+    "charges": charges.candidates,
+    "advances": end_phase.candidates,
+}
+
+
+def new_game(scenario: Scenario, troupes: Sequence[Troupe], seed: int = 0, **kwargs: Any) -> Game:
+    return Game(scenario, troupes, seed=seed, **kwargs)
+
+
+__all__ = ["Game", "IllegalAction", "Pending", "new_game"]

@@ -1,0 +1,130 @@
+"""Melee (R-C4) and removal of melee casualties (R-C5).
+
+Every model in base contact with an enemy rolls one D6 + Combat + modifiers; that one score is
+compared with each enemy it touches, and each pair's higher score inflicts a hit (a tie nothing).
+All dice are rolled before any hit lands: the fight is simultaneous.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.battlefield.measure import CONTACT
+from skirmish.engine.damage import inflict
+from skirmish.engine.shooting import remove_casualties as _remove
+from skirmish.engine.state import ModelState, melee_weapon, weapons_of
+from skirmish.rules.combat import combat_score, melee_exchanges
+from skirmish.rules.modifiers import Modifier, Score
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+
+def contact_pairs(game: Game) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, of active opposing models in base contact, in index order."""
+    s = game.state
+    dist = game.distances()
+    act = [m for m in s.models if m.active]
+    pairs = []
+    for a_i, a in enumerate(act):
+        for b in act[a_i + 1:]:
+            if dist[a.index, b.index] <= CONTACT and game.enemies(a, b):
+                pairs.append((a.index, b.index))
+    return pairs
+
+
+def groups(pairs: list[tuple[int, int]]) -> list[list[int]]:
+    """Connected melees: models linked through chains of contact fight in the same melee."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    out: dict[int, list[int]] = {}
+    for x in sorted(parent):
+        out.setdefault(find(x), []).append(x)
+    return sorted(out.values(), key=lambda g: g[0])
+
+
+def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_melee: int) -> Score:
+    """Combat + every modifier of R-C4, named, before the die."""
+    mods: list[Modifier] = []
+    if m.charged:
+        mods.append(Modifier("charged this turn", 1))
+    if any(w.two_hand for w in weapons_of(m, game.armoury(m))):
+        mods.append(Modifier("two hand weapons", 1))
+    if m.charged and m.charged_from_cover:
+        mods.append(Modifier("charging out of cover", 1))
+    if game.cover(m) >= 2:
+        mods.append(Modifier("in cover", 1))
+    if friends_in_melee:
+        mods.append(Modifier("friends in the melee", friends_in_melee))
+    if m.buffs.get("combat"):
+        mods.append(Modifier("ability bonus", m.buffs["combat"]))
+    if any(f.profile.shield for f in foes):
+        mods.append(Modifier("enemy has a shield", -1))
+    if m.charged and m.charged_into_cover:
+        mods.append(Modifier("charging into cover", -1))
+    if m.fired:
+        mods.append(Modifier("fired this phase", -1))
+    if m.lost_hp_turn:
+        mods.append(Modifier("lost HP this turn", -1))
+    return combat_score(m.profile.combat, mods)
+
+
+def resolve_melee(game: Game) -> None:
+    s = game.state
+    pairs = contact_pairs(game)
+    if not pairs:
+        return
+    foes_of: dict[int, list[ModelState]] = {}
+    for a, b in pairs:
+        foes_of.setdefault(a, []).append(s.models[b])
+        foes_of.setdefault(b, []).append(s.models[a])
+    fought = s.extra.setdefault("fought", {})
+    for group in groups(pairs):
+        start = len(game.dice.history)
+        scores: dict[int, Score] = {}
+        for i in group:
+            m = s.models[i]
+            friends = sum(1 for j in group if j != i and not game.enemies(s.models[j], m))
+            scores[i] = melee_score(game, m, foes_of[i], friends)
+        for i in group:
+            scores[i] = scores[i].with_die(game.dice.d6(f"melee {s.models[i].name}"))
+        group_pairs = [(a, b) for a, b in pairs if a in scores]
+        results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
+        lines = [f"{s.models[i].name}: {scores[i].explain()}" for i in group]
+        outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+        game.emit("melee", "Melee — " + "; ".join(lines) + ". " + ", ".join(outcome),
+                  tuple(s.models[i].id for i in group), rolls_from=start)
+        for i in group:
+            s.models[i].fought = True
+            fought.setdefault(s.models[i].id, [])
+            for f in foes_of[i]:
+                if f.id not in fought[s.models[i].id]:
+                    fought[s.models[i].id].append(f.id)
+        for w, lo in results:
+            winner, loser = s.models[w], s.models[lo]
+            weapon = melee_weapon(winner, game.armoury(winner))
+            damage = weapon.damage if weapon else 1
+            breaker = weapon.shield_breaker if weapon else False
+            inflict(game, loser, damage, shield_breaker=breaker, by=winner,
+                    source=f"{winner.name}'s {weapon.title if weapon else 'blows'}")
+
+
+def remove_casualties(game: Game) -> None:
+    """R-C5, then R-E1: a model whose melee enemies this turn are all KO'd has won and may advance."""
+    s = game.state
+    fought = s.extra.get("fought", {})
+    _remove(game)
+    for m in s.models:
+        if m.active and m.id in fought and fought[m.id]:
+            foes = [s.model(f) for f in fought[m.id]]
+            if all(f is not None and f.ko for f in foes) and not game.in_melee(m):
+                m.can_advance = m.profile.advance > 0
+    s.extra["fought"] = {}

@@ -1,0 +1,205 @@
+"""The Move Phase: the AP bonus roll (R-M1), standard movement (R-M2, R-M3) and Taking Cover (R-M4)."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.paths import check_path, move_toward
+from skirmish.engine.actions import Action, Move, TakeCover
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.state import ModelState
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+
+
+def begin_ap_roll(game: Game) -> None:
+    """Start of the Move Phase: clear last turn's flags, then each player rolls a D3 for AP (R-M1)."""
+    s = game.state
+    for m in s.models:
+        m.taking_cover = False  # lasts only until the start of the next Move Phase (R-M4)
+        m.charged = m.charged_from_cover = m.charged_into_cover = False
+        m.fired = m.moved = m.charge_declared = m.lost_hp_turn = False
+        m.can_advance = m.advanced = m.fought = m.glide = False
+        m.buffs.clear()
+    game.moved()
+    for m in s.models:
+        m.start_cover = game.cover(m) if m.active else 0
+    for p in s.order:
+        start = len(game.dice.history)
+        roll = game.dice.d3(f"AP bonus {s.players[p].name}")
+        s.players[p].ap_roll = roll
+        for m in game.player_models(p):
+            if not m.active:
+                continue
+            if m.chi_blocked > 0:
+                m.ap = 0
+                m.chi_blocked -= 1
+            else:
+                m.ap = m.profile.ap + roll
+        game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start)
+
+
+def move_budget(game: Game, m: ModelState) -> float:
+    """Inches a model may move this phase: its Move, halved when Limping (R-P5), plus any glide bonus."""
+    budget = m.profile.move / 2 if m.limping else m.profile.move
+    return budget + float(m.buffs.get("move", 0))
+
+
+def flies(m: ModelState) -> bool:
+    return m.profile.flying or m.glide
+
+
+def can_move(game: Game, m: ModelState) -> bool:
+    return (m.active and not m.moved and not m.taking_cover and move_budget(game, m) > 0
+            and not game.in_melee(m))
+
+
+def has_move_options(game: Game, player: int) -> bool:
+    return any(can_move(game, m) for m in game.player_models(player))
+
+
+def _own(game: Game, model_id: str, rule: str) -> ModelState:
+    m = game.model(model_id, rule=rule)
+    if m.player != game.state.active_player:
+        raise IllegalAction("R-M2", f"{m.name} belongs to {game.state.players[m.player].name}, not the player to act")
+    if not m.active:
+        raise IllegalAction("R-P5", f"{m.name} is KO'd")
+    return m
+
+
+def validate_path(game: Game, m: ModelState, path: np.ndarray, budget: float, rule: str,
+                  contact_target: int | None = None) -> None:
+    """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
+    s = game.state
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
+        raise IllegalAction(rule, "a path is two or more finite points")
+    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
+        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
+    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m), max_length=budget,
+                         flying=flies(m), contact_target=contact_target, ignore=game.gone_mask())
+    if problem is not None:
+        raise IllegalAction(problem.rule if problem.rule else rule, problem.message)
+
+
+def place(game: Game, m: ModelState, path: np.ndarray) -> None:
+    game.state.xy[m.index] = path[-1]
+    game.moved()
+
+
+def do_move(game: Game, action: Move) -> None:
+    m = _own(game, action.model, "R-M2")
+    if m.moved:
+        raise IllegalAction("R-M2", f"{m.name} has already moved this phase")
+    if m.taking_cover:
+        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and cannot move")
+    if game.in_melee(m):
+        raise IllegalAction("R-M3", f"{m.name} is in melee and cannot move in the Move Phase")
+    path = np.asarray(action.path, dtype=float)
+    budget = move_budget(game, m)
+    validate_path(game, m, path, budget, "R-M2")
+    place(game, m, path)
+    m.moved = True
+    game.emit("move", f"{m.name} moves {path_length(path):.1f}\" (of {budget:g}\")", (m.id,),
+              path=[list(map(float, p)) for p in path])
+
+
+def move_candidates(game: Game, player: int) -> list[Action]:
+    """Useful moves for each model: toward the nearest enemy and the nearest cover, and 8 straight lines."""
+    out: list[Action] = []
+    for m in game.player_models(player):
+        if can_move(game, m):
+            out.extend(model_moves(game, m))
+    return out
+
+
+def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
+    s = game.state
+    budget = move_budget(game, m)
+    start = s.xy[m.index].copy()
+    enemy, gone = game.enemy_mask(m), game.gone_mask()
+    moves: list[Move] = []
+    seen: set[tuple[float, float]] = set()
+
+    def add(path: np.ndarray | None) -> None:
+        if path is None or len(path) < 2:
+            return
+        end = (round(float(path[-1][0]), 3), round(float(path[-1][1]), 3))
+        if end in seen or path_length(path) < 0.25:
+            return
+        seen.add(end)
+        moves.append(Move(m.id, tuple((float(x), float(y)) for x, y in path)))
+
+    for goal in goals if goals is not None else default_goals(game, m):
+        add(move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone))
+    for frac in (1.0, 0.5):
+        for dx, dy in DIRECTIONS:
+            path = np.array([start, start + frac * budget * np.array([dx, dy])])
+            if check_path(game.table, path, m.index, s.xy, s.radii, enemy, max_length=budget, flying=flies(m),
+                          ignore=gone) is None:
+                add(path)
+    return moves
+
+
+def default_goals(game: Game, m: ModelState) -> list[np.ndarray]:
+    """The nearest active enemy and the centre of the nearest medium/dense cover piece."""
+    s = game.state
+    here = s.xy[m.index]
+    goals: list[np.ndarray] = []
+    foes = [o for o in s.models if o.active and game.enemies(o, m)]
+    if foes:
+        goals.append(min((s.xy[o.index] for o in foes), key=lambda p: float(np.hypot(*(p - here)))).copy())
+    covers = [c for c in cover_points(game) if True]
+    if covers:
+        goals.append(min(covers, key=lambda p: float(np.hypot(*(p - here)))))
+    return goals
+
+
+def cover_points(game: Game) -> list[np.ndarray]:
+    """A standing point inside each medium/dense, passable cover piece (its representative point)."""
+    cache = game.__dict__.setdefault("_cover_points", {})
+    key = id(game.table)
+    if key not in cache:
+        import shapely
+
+        pts = []
+        for t in game.table.pieces:
+            if t.cover.rank >= 2 and not t.impassable:
+                p = shapely.Polygon(t.polygon).point_on_surface()
+                pts.append(np.array([p.x, p.y]))
+        cache[key] = pts
+    return cache[key]
+
+
+def can_take_cover(game: Game, m: ModelState) -> bool:
+    return (m.active and not m.moved and not m.taking_cover and m.start_cover >= 2
+            and not game.in_melee(m) and not (m.profile.flying))
+
+
+def has_cover_options(game: Game, player: int) -> bool:
+    return any(can_take_cover(game, m) for m in game.player_models(player))
+
+
+def cover_candidates(game: Game, player: int) -> list[Action]:
+    return [TakeCover(m.id) for m in game.player_models(player) if can_take_cover(game, m)]
+
+
+def do_take_cover(game: Game, action: TakeCover) -> None:
+    m = _own(game, action.model, "R-M4")
+    if m.moved:
+        raise IllegalAction("R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover")
+    if m.start_cover < 2:
+        raise IllegalAction("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
+    if m.taking_cover:
+        raise IllegalAction("R-M4", f"{m.name} is already Taking Cover")
+    if game.in_melee(m):
+        raise IllegalAction("R-M3", f"{m.name} is in melee")
+    m.taking_cover = True
+    m.ap = 0
+    game.emit("take_cover", f"{m.name} Takes Cover (AP spent; counts a 3+ Wall Shield)", (m.id,))

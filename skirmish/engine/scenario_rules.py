@@ -1,0 +1,63 @@
+"""Scenario victory conditions and special rules, as hooks the phase machine calls (R-T4, R-E3).
+
+The default rules decide by Battle Points, then last side standing. Scenarios with their own
+conditions (escort, the Pursuit, the Duel, the Day of Black Sun) subclass `ScenarioRules`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.engine.state import ModelState
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+
+
+class ScenarioRules:
+    """Default: most Battle Points wins, ties go to the last side standing, else a draw."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def on_step(self, step: str) -> None:
+        return None
+
+    def on_wound(self, target: ModelState, hp_lost: int, by: ModelState | None) -> None:
+        return None
+
+    def extra_points(self) -> list[int]:
+        return [0] * len(self.game.state.players)
+
+    def check_end(self) -> str:
+        """A reason to end the game now (beyond the turn limit and one side left), or ''."""
+        return ""
+
+    def team_points(self) -> dict[int, int]:
+        totals: dict[int, int] = {}
+        for p in self.game.state.players:
+            totals[p.team] = totals.get(p.team, 0) + p.total_points
+        return totals
+
+    def winner(self) -> tuple[int | None, str]:
+        g = self.game
+        left = g.teams_on_table()
+        if g.scenario.victory.value == "last_standing":
+            if len(left) == 1:
+                return left[0], "last side standing"
+        totals = self.team_points()
+        best = max(totals.values())
+        top = sorted(t for t, v in totals.items() if v == best)
+        if len(top) == 1:
+            others = sorted((v for t, v in totals.items() if t != top[0]), reverse=True)
+            return top[0], f"most Battle Points ({best} to {others[0] if others else 0})"
+        standing = [t for t in top if t in left]
+        if len(standing) == 1:
+            return standing[0], f"Battle Points tied at {best}; last side standing"
+        return None, f"Battle Points tied at {best}"
+
+
+def for_scenario(game: Game) -> ScenarioRules:
+    from skirmish.engine import special_rules
+
+    return special_rules.rules_for(game)
