@@ -62,6 +62,8 @@ def test_r_p4_each_ability_names_a_known_effect_with_its_params(ability: Ability
         assert ability.range is not None
     if ability.effect == "buff":
         assert ability.params["stat"] in BUFFABLE
+    if ability.timing is Timing.passive:
+        assert ability.ap_cost == 0, "a passive ability is always on: nothing to pay"
     if ability.element is not None:
         assert ability.element in ELEMENTS
     for key in ("damage", "amount", "distance", "length", "width", "bonus_move", "range"):
