@@ -1,0 +1,270 @@
+"""What is physical: pushes and dragging bases, simulated with pymunk, judged by the geometry.
+
+Design principle 9: shapely + numpy decide legality; pymunk simulates what moves physically (a
+model knocked back by an Air Blast, a base dragged in the UI). The simulation runs in a fresh
+one-thread space with a fixed time step, so the same push always ends in the same place, and
+its result is then checked by the exact geometry of `paths` (and backed off if pymunk left the
+base interpenetrating something, which a solver with slop does).
+
+pymunk's `Space.segment_query` with a radius misses contacts: the spatial index is queried with
+the bare segment's box, not the box swept by the radius. `segment_query_all` wraps it: it asks
+the index for every shape in the swept box, then asks each shape itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pymunk
+
+from skirmish.battlefield.paths import _obstacles, _off_table, _violations
+from skirmish.battlefield.table import Table
+
+DT = 1.0 / 240.0
+"""Fixed time step of every simulation."""
+
+STEP_FRACTION = 0.5
+"""A body moves at most this fraction of its radius per step, so it cannot tunnel through a base."""
+
+MOVER, SOLID = 1, 2
+
+
+def build_space(
+    table: Table,
+    mover: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    *,
+    ignore: np.ndarray | None = None,
+    walls: bool = True,
+) -> tuple[pymunk.Space, pymunk.Body]:
+    """A one-thread space: the mover as a dynamic disc; other bases, impassable edges and the table
+    edges as static shapes. Built fresh each time, in index order, so runs are reproducible."""
+    space = pymunk.Space(threaded=False)
+    space.iterations = 10
+    space.gravity = (0.0, 0.0)
+    static = space.static_body
+    shapes: list[pymunk.Shape] = []
+    skip = np.zeros(len(xy), dtype=bool)
+    skip[mover] = True
+    if ignore is not None:
+        skip |= np.asarray(ignore, dtype=bool)
+    for j in np.flatnonzero(~skip).tolist():
+        shapes.append(pymunk.Circle(static, float(radii[j]), (float(xy[j, 0]), float(xy[j, 1]))))
+    for a, b in table.imp_edges.tolist():
+        shapes.append(pymunk.Segment(static, (a[0], a[1]), (b[0], b[1]), 0.0))
+    if walls:
+        w, h = table.width, table.height
+        for a, b in (((0, 0), (w, 0)), ((w, 0), (w, h)), ((w, h), (0, h)), ((0, h), (0, 0))):
+            shapes.append(pymunk.Segment(static, a, b, 0.0))
+    for s in shapes:
+        s.collision_type = SOLID
+        s.elasticity = 0.0
+        s.friction = 0.0
+    r = float(radii[mover])
+    body = pymunk.Body(1.0, math.inf)
+    body.position = (float(xy[mover, 0]), float(xy[mover, 1]))
+    disc = pymunk.Circle(body, r)
+    disc.collision_type = MOVER
+    disc.elasticity = 0.0
+    disc.friction = 0.0
+    space.add(*shapes, body, disc)
+    return space, body
+
+
+def segment_query_all(
+    space: pymunk.Space,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    radius: float,
+    shape_filter: pymunk.ShapeFilter | None = None,
+) -> list[pymunk.SegmentQueryInfo]:
+    """Every shape a disc of `radius` touches sweeping from start to end, nearest first.
+
+    Unlike `Space.segment_query`, never misses a shape that is only within reach because of the
+    radius: candidates come from the box swept by the disc, then each shape's own exact query.
+    """
+    flt = shape_filter if shape_filter is not None else pymunk.ShapeFilter()
+    bb = pymunk.BB(
+        min(start[0], end[0]) - radius,
+        min(start[1], end[1]) - radius,
+        max(start[0], end[0]) + radius,
+        max(start[1], end[1]) + radius,
+    )
+    hits = []
+    for shape in space.bb_query(bb, flt):
+        info = shape.segment_query(start, end, radius)
+        if info is not None and info.shape is not None:
+            hits.append(info)
+    hits.sort(key=lambda i: (i.alpha, i.point.x, i.point.y))
+    return hits
+
+
+def _circle_entry(start: np.ndarray, unit: np.ndarray, c: np.ndarray, rad: np.ndarray) -> np.ndarray:
+    """Distance along the ray at which a point enters each circle (c, rad); inf if never.
+
+    A ray starting inside or on a circle while moving outward does not enter it (touching bases
+    may separate); one starting on it and moving inward enters at 0.
+    """
+    w = start - c
+    b = w @ unit
+    cc = (w * w).sum(-1) - rad * rad
+    disc = b * b - cc
+    t = -b - np.sqrt(np.maximum(disc, 0.0))
+    entering = (disc > 0) & (b < 0) & (t >= -1e-9)
+    return np.where(entering, np.maximum(t, 0.0), np.inf)
+
+
+def max_free_distance(
+    table: Table,
+    mover: int,
+    start: np.ndarray,
+    unit: np.ndarray,
+    length: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ignore: np.ndarray | None,
+) -> float:
+    """Exact: how far the mover's base can slide along `unit` (up to `length`) before it would
+    overlap a base, cut into an impassable piece or leave the table. Touching is allowed."""
+    obs = _obstacles(table, mover, xy, radii, None, start, flying=False, ignore=ignore, target=None)
+    r = obs.radius
+    best = length
+    if len(obs.centres):
+        best = min(best, float(_circle_entry(start, unit, obs.centres, obs.clearance).min(initial=np.inf)))
+    if len(obs.edges):
+        a = obs.edges[:, 0, :]
+        b = obs.edges[:, 1, :]
+        ends = np.vstack([a, b])
+        best = min(best, float(_circle_entry(start, unit, ends, np.full(len(ends), r)).min(initial=np.inf)))
+        # The flat sides of each edge's capsule: lines offset by r on either side.
+        e = b - a
+        elen = np.sqrt((e * e).sum(-1))
+        nrm = np.stack([-e[:, 1], e[:, 0]], axis=-1) / np.maximum(elen, 1e-300)[:, None]
+        for sign in (1.0, -1.0):
+            n = nrm * sign
+            dist0 = ((start - a) * n).sum(-1) - r  # signed gap to the offset line
+            rate = n @ unit  # change of that gap per inch travelled
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.where(rate < 0, dist0 / -rate, np.inf)
+            t = np.where((dist0 >= -1e-9) & (t >= 0), t, np.inf)
+            finite = np.isfinite(t)
+            if finite.any():
+                hit = start[None, :] + np.where(finite, t, 0.0)[:, None] * unit[None, :]
+                s = ((hit - a) * e).sum(-1) / np.maximum(elen * elen, 1e-300)
+                t = np.where((s >= 0) & (s <= 1), t, np.inf)
+                best = min(best, float(t.min(initial=np.inf)))
+    # Table edges: the centre stays within r of each side.
+    for k, hi in ((0, table.width), (1, table.height)):
+        if unit[k] > 1e-12:
+            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
+        elif unit[k] < -1e-12:
+            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
+    if best < length:
+        best = max(0.0, best - 1e-7)
+
+    def ok(d: float) -> bool:
+        end = (start + unit * d)[None, :]
+        if _off_table(table, end, r)[0]:
+            return False
+        bad_b, bad_t = _violations(obs, start[None, :], end)
+        return not (bad_b.any() or bad_t.any())
+
+    # The exact check has the last word (a fallback bisection only if float noise disagrees).
+    if ok(best):
+        return best
+    lo, hi = 0.0, best
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def push(
+    table: Table,
+    mover: int,
+    direction: np.ndarray,
+    distance: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    *,
+    ignore: np.ndarray | None = None,
+) -> np.ndarray:
+    """New centre of the mover after being pushed `distance` inches along `direction`.
+
+    Simulated: the disc moves at constant speed with a fixed step and stops at its first contact
+    with a base, an impassable piece or the table edge. The result is then checked by the exact
+    geometry along the straight push line and pulled back if pymunk left it overlapping.
+    """
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    radii = np.asarray(radii, dtype=float).reshape(-1)
+    start = xy[mover].copy()
+    d = np.asarray(direction, dtype=float).reshape(2)
+    norm = float(np.hypot(d[0], d[1]))
+    if distance <= 0 or norm <= 1e-12:
+        return start
+    unit = d / norm
+    r = float(radii[mover])
+    space, body = build_space(table, mover, xy, radii, ignore=ignore)
+    touched = [False]
+
+    def begin(arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        # Only a contact ahead stops the push (one it starts touching behind or beside does not).
+        n = arbiter.normal
+        if n.x * unit[0] + n.y * unit[1] > 0.1:
+            touched[0] = True
+
+    space.on_collision(MOVER, SOLID, begin=begin)
+    per_step = STEP_FRACTION * r
+    steps = max(1, math.ceil(distance / per_step))
+    speed = distance / (steps * DT)
+    vel = (float(unit[0]) * speed, float(unit[1]) * speed)
+    for _ in range(steps):
+        body.velocity = vel
+        space.step(DT)
+        if touched[0]:
+            break
+    moved = np.array([body.position.x, body.position.y]) - start
+    along = float(np.clip(moved @ unit, 0.0, distance))
+    if not touched[0]:
+        along = distance
+    # The geometry decides: the largest legal distance along the push line, up to pymunk's answer.
+    along = max_free_distance(table, mover, start, unit, along, xy, radii, ignore)
+    return start + unit * along
+
+
+def drag_to(
+    table: Table,
+    mover: int,
+    target: np.ndarray,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    *,
+    ignore: np.ndarray | None = None,
+) -> np.ndarray:
+    """Where a base dragged in a straight line toward `target` stops: its first contact (for the UI).
+
+    Uses the wrapped swept query against the same static shapes as a push, then the geometry.
+    """
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    radii = np.asarray(radii, dtype=float).reshape(-1)
+    start = xy[mover].copy()
+    goal = np.asarray(target, dtype=float).reshape(2)
+    length = float(np.hypot(*(goal - start)))
+    if length <= 1e-12:
+        return start
+    unit = (goal - start) / length
+    space, _ = build_space(table, mover, xy, radii, ignore=ignore)
+    flt = pymunk.ShapeFilter()
+    hits = [
+        h
+        for h in segment_query_all(space, tuple(start), tuple(goal), float(radii[mover]), flt)
+        if h.shape.collision_type == SOLID and h.alpha > 0
+    ]
+    along = length * hits[0].alpha if hits else length
+    along = max_free_distance(table, mover, start, unit, along, xy, radii, ignore)
+    return start + unit * along

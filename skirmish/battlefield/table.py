@@ -1,0 +1,214 @@
+"""The prepared table: a scenario's terrain turned into shapely and numpy geometry, once.
+
+Every game on a scenario asks the same terrain thousands of questions, so everything that does
+not depend on where the models stand (prepared polygons, unions by kind, the edges of impassable
+pieces as numpy arrays, grown obstacles for the path finder) is built here once and cached by
+scenario. Per-step questions (who is in what cover, who sees whom) take arrays of base centres
+and answer with arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+
+from skirmish.data.scenario import Scenario, Terrain
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_CACHE: OrderedDict[str, Table] = OrderedDict()
+_CACHE_BY_ID: dict[int, tuple[Scenario, Table]] = {}
+_CACHE_SIZE = 64
+
+GRAZE = 1e-7
+"""Sight blockers are shrunk by this much so a line that only grazes a corner or runs along an
+edge is not blocked: R-B3 blocks lines that *cross* terrain, not lines that touch it."""
+
+NODE_QUAD_SEGS = 2
+"""Arc resolution of grown terrain for the path finder (2 segments a quarter circle)."""
+
+
+def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
+    """(e, 2, 2) edges of every ring (exterior and holes) of a polygon."""
+    out = []
+    for ring in [poly.exterior, *poly.interiors]:
+        c = np.asarray(ring.coords, dtype=float)
+        out.append(np.stack([c[:-1], c[1:]], axis=1))
+    return np.concatenate(out)
+
+
+class Table:
+    """Prepared geometry of one scenario, built once and reused by every game on it."""
+
+    width: float
+    height: float
+    pieces: tuple[Terrain, ...]
+
+    def __init__(self, width: float, height: float, pieces: Sequence[Terrain]) -> None:
+        self.width = float(width)
+        self.height = float(height)
+        self.pieces = tuple(pieces)
+        k = len(self.pieces)
+        self.names: tuple[str, ...] = tuple(p.name for p in self.pieces)
+        self.polygons = (
+            np.array([shapely.make_valid(shapely.Polygon(p.polygon)) for p in self.pieces], dtype=object)
+            if k
+            else np.empty(0, dtype=object)
+        )
+        shapely.prepare(self.polygons)
+        self.cover_rank = np.array([p.cover.rank for p in self.pieces], dtype=np.int8)
+        self.heights = np.array([p.height for p in self.pieces], dtype=float)
+        self.blocks_sight = np.array([p.blocks_sight for p in self.pieces], dtype=bool)
+        self.impassable = np.array([p.impassable for p in self.pieces], dtype=bool)
+        self.bounds = shapely.box(0.0, 0.0, self.width, self.height)
+
+        # Sight: one prepared union of blockers (shrunk so grazing is not crossing), and the dense
+        # cover as disjoint regions (overlapping dense pieces merge; a model in any piece of a
+        # region stands in that region), each prepared for the length measure of R-B3.
+        blockers = self.polygons[self.blocks_sight]
+        self.sight_union = (
+            shapely.buffer(shapely.union_all(blockers), -GRAZE) if len(blockers) else shapely.Polygon()
+        )
+        shapely.prepare(self.sight_union)
+        dense = np.flatnonzero(self.cover_rank == 3)
+        regions: list[shapely.Polygon] = []
+        region_names: list[str] = []
+        if len(dense):
+            merged = shapely.union_all(self.polygons[dense])
+            for part in shapely.get_parts(merged):
+                regions.append(part)
+                inside = [self.names[i] for i in dense if self.polygons[i].intersects(part)]
+                region_names.append("+".join(inside))
+        self.dense_regions = np.array(regions, dtype=object) if regions else np.empty(0, dtype=object)
+        shapely.prepare(self.dense_regions)
+        self.dense_region_names: tuple[str, ...] = tuple(region_names)
+        self.blocker_index = np.flatnonzero(self.blocks_sight)
+        self.blocker_boxes = (
+            shapely.bounds(self.polygons[self.blocker_index]).reshape(-1, 4)
+            if len(self.blocker_index)
+            else np.empty((0, 4))
+        )
+        self.dense_boxes = (
+            shapely.bounds(self.dense_regions).reshape(-1, 4) if len(regions) else np.empty((0, 4))
+        )
+        self.dense_edges = tuple(_ring_edges(r) for r in regions)
+
+        # Movement: impassable pieces as edge arrays for the exact numpy distance kernels.
+        self.impassable_index = np.flatnonzero(self.impassable)
+        edges: list[np.ndarray] = []
+        owners: list[np.ndarray] = []
+        for j, i in enumerate(self.impassable_index):
+            ring = np.asarray(self.polygons[i].exterior.coords, dtype=float)
+            edges.append(np.stack([ring[:-1], ring[1:]], axis=1))
+            owners.append(np.full(len(ring) - 1, j))
+        self.imp_edges = np.concatenate(edges) if edges else np.empty((0, 2, 2))
+        self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
+        self._grown: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    # -- construction -----------------------------------------------------------------------------
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> Table:
+        """The prepared table of a scenario, cached (by identity, then by content)."""
+        hit = _CACHE_BY_ID.get(id(scenario))
+        if hit is not None and hit[0] is scenario:
+            return hit[1]
+        key = scenario.board.model_dump_json() + "|" + "|".join(t.model_dump_json() for t in scenario.terrain)
+        table = _CACHE.get(key)
+        if table is None:
+            table = cls(scenario.board.width, scenario.board.height, scenario.terrain)
+            _CACHE[key] = table
+            if len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        else:
+            _CACHE.move_to_end(key)
+        if len(_CACHE_BY_ID) > _CACHE_SIZE:
+            _CACHE_BY_ID.clear()
+        _CACHE_BY_ID[id(scenario)] = (scenario, table)  # holds the scenario so its id is not reused
+        return table
+
+    def with_piece(self, terrain: Terrain) -> Table:
+        """A new table with one more piece (an Earth Wall raised during a game); self is unchanged."""
+        return Table(self.width, self.height, (*self.pieces, terrain))
+
+    # -- per-step queries -------------------------------------------------------------------------
+
+    def contains(self, xy: np.ndarray) -> np.ndarray:
+        """(k, n) bool: piece i contains base centre j (boundary counts as inside)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        out = np.zeros((len(self.pieces), len(xy)), dtype=bool)
+        for i, poly in enumerate(self.polygons):
+            out[i] = shapely.intersects_xy(poly, xy[:, 0], xy[:, 1])
+        return out
+
+    def cover_of(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """R-B2: per centre, the densest cover rank (0 open .. 3 dense) containing it, and that piece.
+
+        The piece index is -1 in the open (a hill with no cover is open ground); ties go to the
+        piece listed first, so the evidence is deterministic.
+        """
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        n = len(xy)
+        rank = np.zeros(n, dtype=np.int8)
+        piece = np.full(n, -1, dtype=np.int64)
+        for i in np.flatnonzero(self.cover_rank > 0):
+            inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+            better = inside & (self.cover_rank[i] > rank)
+            rank[better] = self.cover_rank[i]
+            piece[better] = i
+        return rank, piece
+
+    def height_of(self, xy: np.ndarray) -> np.ndarray:
+        """Height of the highest piece containing each centre, else 0 (higher ground, R-B2)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        h = np.zeros(len(xy))
+        for i in np.flatnonzero(self.heights > 0):
+            inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+            h = np.where(inside, np.maximum(h, self.heights[i]), h)
+        return h
+
+    def piece_at(self, xy: np.ndarray) -> np.ndarray:
+        """Index of the highest (then first) piece containing each centre, -1 if none (for the UI)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        out = np.full(len(xy), -1, dtype=np.int64)
+        for i in range(len(self.pieces) - 1, -1, -1):
+            inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+            out[inside] = i
+        return out
+
+    # -- cached movement geometry -----------------------------------------------------------------
+
+    def grown_nodes(self, radius: float) -> tuple[np.ndarray, np.ndarray]:
+        """Vertices of the impassable pieces grown by `radius`, and which piece each belongs to.
+
+        The grown outline circumscribes the true rounded one (the buffer distance is divided by
+        cos of half the arc step), so every edge between neighbouring vertices keeps at least
+        `radius` from the piece: the path finder's corners are legal under the exact check.
+        """
+        key = round(float(radius), 9)
+        hit = self._grown.get(key)
+        if hit is not None:
+            return hit
+        g = (radius + 1e-5) / math.cos(math.pi / (4 * NODE_QUAD_SEGS))
+        pts: list[np.ndarray] = []
+        owner: list[np.ndarray] = []
+        for j, i in enumerate(self.impassable_index):
+            grown = shapely.buffer(self.polygons[i], g, quad_segs=NODE_QUAD_SEGS)
+            for part in shapely.get_parts(grown):
+                ring = np.asarray(part.exterior.coords, dtype=float)[:-1]
+                pts.append(ring)
+                owner.append(np.full(len(ring), j))
+        out = (
+            np.concatenate(pts) if pts else np.empty((0, 2)),
+            np.concatenate(owner) if owner else np.empty(0, dtype=int),
+        )
+        self._grown[key] = out
+        return out
+
+    def __repr__(self) -> str:
+        return f"Table({self.width:g}x{self.height:g}, {len(self.pieces)} pieces)"
