@@ -116,10 +116,54 @@ def odds_melee_cmd(
           attacker_hp, defender_hp, json_out)
 
 
+@app.command("play")
+def play_cmd(
+    scenario: Annotated[str | None, typer.Argument(help="Scenario name (skirmish list scenarios) or file.")] = None,
+    troupe: Annotated[list[str] | None, typer.Option("--troupe", help="Troupe name or file, one per side in order.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
+    bots: Annotated[str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")] = None,
+    headless: Annotated[bool, typer.Option("--headless", help="No window: play and print the result.")] = False,
+    turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
+    replay_out: Annotated[str | None, typer.Option("--replay", help="Write the game's replay (JSON) here.")] = None,
+    screenshot: Annotated[str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")] = None,
+) -> None:
+    """Play a game: the window by default, or a headless bot game with --headless."""
+    from skirmish.cli.play_cmds import play
+
+    play(scenario, troupe or [], seed, bots, headless, turns, replay_out, screenshot, option or [])
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[str, typer.Argument(help="A replay or save file (JSON).")],
+    verify: Annotated[bool, typer.Option("--verify", help="Re-simulate; exit 0 only if it reaches the recorded hash.")] = False,
+    headless: Annotated[bool, typer.Option("--headless", help="No window: print the game's log.")] = False,
+    screenshot: Annotated[str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")] = None,
+) -> None:
+    """View a replay (step forward and back), or verify that it re-simulates exactly."""
+    from skirmish.cli.play_cmds import replay
+
+    replay(file, verify, headless, screenshot)
+
+
+def _bots_flag(argv: list[str]) -> list[str]:
+    """`--bots` may stand alone (meaning heuristic): give it its default value before parsing."""
+    from skirmish.cli.play_cmds import POLICIES
+
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        out.append(arg)
+        if arg == "--bots" and (i + 1 >= len(argv) or argv[i + 1] not in POLICIES):
+            out.append("heuristic")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line."""
     from skirmish.data.errors import DataError
 
+    argv = _bots_flag(list(sys.argv[1:] if argv is None else argv))
     try:
         app(args=argv, prog_name="skirmish", standalone_mode=True)
     except UsageProblem as exc:
