@@ -20,7 +20,7 @@ EFFECTS: dict[str, tuple[set[str], set[str]]] = {
     "chi_block": (set(), set()),
     "distraction": (set(), set()),
     "nullify_cover": (set(), set()),
-    "reaction_block": (set(), set()),
+    "reaction_block": ({"power"}, {"power"}),
     "reaction_deflect": (set(), set()),
     "reaction_reflect": (set(), set()),
     "buff": ({"stat", "amount"}, {"stat", "amount"}),
