@@ -363,6 +363,7 @@ class Game:
     def _start_turn(self) -> None:
         s = self.state
         s.turn += 1
+        s.step, s.phase = TURN[0].name, TURN[0].phase
         if self.options.priority_roll:
             s.order = self._priority_order()
         self.emit("turn", f"Turn {s.turn} begins; order: "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import check_path, move_toward
+from skirmish.battlefield.paths import check_path, check_straight_moves, move_toward
 from skirmish.engine.actions import Action, Move, TakeCover
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.state import ModelState
@@ -137,28 +137,57 @@ def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None
         moves.append(Move(m.id, tuple((float(x), float(y)) for x, y in path)))
 
     for goal in goals if goals is not None else default_goals(game, m):
-        add(move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone))
-    for frac in (1.0, 0.5):
-        for dx, dy in DIRECTIONS:
-            path = np.array([start, start + frac * budget * np.array([dx, dy])])
-            if check_path(game.table, path, m.index, s.xy, s.radii, enemy, max_length=budget, flying=flies(m),
-                          ignore=gone) is None:
-                add(path)
+        add(toward(game, m, goal, budget, enemy, gone))
+    # Straight lines in eight directions at full and half Move, checked in one batch.
+    dirs = np.array(DIRECTIONS)
+    ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
+    legal = check_straight_moves(game.table, m.index, start[None, :], ends, s.xy, s.radii, enemy,
+                                 max_length=budget, flying=flies(m), ignore=gone)
+    for end, ok in zip(ends, legal, strict=True):
+        if ok:
+            add(np.array([start, end]))
     return moves
 
 
+def toward(game: Game, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray,
+           gone: np.ndarray) -> np.ndarray | None:
+    """A legal move toward `goal`: the straight line when it is clear (the common case, no search),
+    else the truncated shortest path around obstacles."""
+    s = game.state
+    start = s.xy[m.index]
+    d = goal - start
+    n = float(np.hypot(*d))
+    if n < 1e-9:
+        return None
+    end = start + d * (min(budget, n) / n)
+    if check_straight_moves(game.table, m.index, start[None, :], end[None, :], s.xy, s.radii, enemy,
+                            max_length=budget, flying=flies(m), ignore=gone)[0]:
+        return np.array([start.copy(), end])
+    return move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+
+
 def default_goals(game: Game, m: ModelState) -> list[np.ndarray]:
-    """The nearest active enemy and the centre of the nearest medium/dense cover piece."""
+    """A free point beside the nearest active enemy, and the nearest medium/dense cover piece."""
     s = game.state
     here = s.xy[m.index]
     goals: list[np.ndarray] = []
     foes = [o for o in s.models if o.active and game.enemies(o, m)]
     if foes:
-        goals.append(min((s.xy[o.index] for o in foes), key=lambda p: float(np.hypot(*(p - here)))).copy())
-    covers = [c for c in cover_points(game) if True]
+        f = min(foes, key=lambda o: float(np.hypot(*(s.xy[o.index] - here))))
+        goals.append(beside(game, m, f))
+    covers = cover_points(game)
     if covers:
         goals.append(min(covers, key=lambda p: float(np.hypot(*(p - here)))))
     return goals
+
+
+def beside(game: Game, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndarray:
+    """The point just short of base contact with `f`, on the side facing `m` (a free goal to path to)."""
+    s = game.state
+    d = s.xy[m.index] - s.xy[f.index]
+    n = float(np.hypot(*d))
+    unit = d / n if n > 1e-9 else np.array([0.0, -1.0])
+    return s.xy[f.index] + unit * (s.radii[m.index] + s.radii[f.index] + gap)
 
 
 def cover_points(game: Game) -> list[np.ndarray]:
