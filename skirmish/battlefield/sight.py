@@ -77,12 +77,12 @@ def _bbox_hits(seg: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     )
 
 
-def length_inside(seg: np.ndarray, edges: np.ndarray, region: shapely.Geometry) -> np.ndarray:
-    """Length of each segment (m, 2, 2) inside a polygonal region, exactly, in numpy.
+def lengths_inside(seg: np.ndarray, edges: np.ndarray, regions: np.ndarray) -> np.ndarray:
+    """(m, r) length of each segment inside each (disjoint) polygonal region, exactly, in numpy.
 
-    The segment is cut at every crossing with the region's edges; each piece is inside or out as
-    a whole, decided by its midpoint (one vectorised `contains_xy`). Replaces one shapely
-    `intersection` per line, which costs ~10 us each.
+    Each segment is cut at every crossing with the regions' edges; each piece is inside a region
+    or not as a whole, decided by its midpoint (one vectorised `contains_xy` per region). This
+    replaces one shapely `intersection` per line and region (~10 us each).
     """
     p0 = seg[:, None, 0, :]
     d = seg[:, None, 1, :] - p0
@@ -95,13 +95,18 @@ def length_inside(seg: np.ndarray, edges: np.ndarray, region: shapely.Geometry) 
     u = (w[..., 0] * d[..., 1] - w[..., 1] * d[..., 0]) / safe
     valid = (den != 0) & (t > 0) & (t < 1) & (u >= 0) & (u <= 1)
     t = np.where(valid, t, 1.0)
-    cuts = np.sort(np.concatenate([np.zeros((len(seg), 1)), t, np.ones((len(seg), 1))], axis=1), axis=1)
+    m = len(seg)
+    cuts = np.sort(np.concatenate([np.zeros((m, 1)), t, np.ones((m, 1))], axis=1), axis=1)
     mids = 0.5 * (cuts[:, 1:] + cuts[:, :-1])
     widths = cuts[:, 1:] - cuts[:, :-1]
-    pts = seg[:, None, 0, :] + mids[..., None] * (seg[:, None, 1, :] - seg[:, None, 0, :])
-    inside = shapely.contains_xy(region, pts[..., 0].ravel(), pts[..., 1].ravel()).reshape(widths.shape)
+    px = (seg[:, None, 0, 0] + mids * (seg[:, None, 1, 0] - seg[:, None, 0, 0])).ravel()
+    py = (seg[:, None, 0, 1] + mids * (seg[:, None, 1, 1] - seg[:, None, 0, 1])).ravel()
     seglen = np.sqrt(((seg[:, 1] - seg[:, 0]) ** 2).sum(-1))
-    return (widths * inside).sum(axis=1) * seglen
+    out = np.empty((m, len(regions)))
+    for r, region in enumerate(regions):
+        inside = shapely.contains_xy(region, px, py).reshape(widths.shape)
+        out[:, r] = (widths * inside).sum(axis=1) * seglen
+    return out
 
 
 def _clear(
@@ -127,17 +132,19 @@ def _clear(
             hit = cand[shapely.intersects(table.sight_union, shapely.linestrings(seg[cand]))]
             ok[hit] = False
             why[hit] = 1000
-    if len(table.dense_regions):
-        dense_len = np.zeros(m)
-        boxes = _bbox_hits(seg, table.dense_boxes)
-        for r, region in enumerate(table.dense_regions):
-            cand = np.flatnonzero(ok & boxes[:, r] & ~in_region[r, li] & ~in_region[r, lj])
-            if len(cand) == 0:
-                continue
-            dense_len[cand] += length_inside(seg[cand], table.dense_edges[r], region)
-            over = cand[dense_len[cand] > DENSE_LIMIT + 1e-9]
-            why[over] = np.where(why[over] == -1, r, why[over])
-        ok &= dense_len <= DENSE_LIMIT + 1e-9
+    big = table.dense_big
+    if len(big):
+        # Only regions wide enough to hold more than 3" of line can block (bounding-box diagonal).
+        near = _bbox_hits(seg, table.dense_boxes[big])
+        counts = near & ~in_region[big][:, li].T & ~in_region[big][:, lj].T
+        cand = np.flatnonzero(ok & counts.any(axis=1))
+        if len(cand):
+            lens = lengths_inside(seg[cand], table.dense_big_edges, table.dense_regions[big])
+            total = (lens * counts[cand]).sum(axis=1)
+            over = total > DENSE_LIMIT + 1e-9
+            worst = big[np.argmax(lens * counts[cand], axis=1)]
+            why[cand[over]] = worst[over]
+            ok[cand[over]] = False
     if block_bases and len(xy) > 2:
         cand = np.flatnonzero(ok)
         if len(cand):
@@ -158,20 +165,21 @@ def _regions_containing(table: Table, xy: np.ndarray) -> np.ndarray:
     return out
 
 
-def sight_table(table: Table, xy: np.ndarray, radii: np.ndarray, block_bases: bool = False) -> np.ndarray:
-    """(n, n) bool, symmetric: who sees whom (R-B3). The diagonal is True (a model sees itself)."""
+def sight_pairs(
+    table: Table, xy: np.ndarray, radii: np.ndarray, i: np.ndarray, j: np.ndarray, block_bases: bool = False
+) -> np.ndarray:
+    """Visibility of the given pairs (i[k], j[k]) as a bool array: the batch kernel of R-B3."""
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     radii = np.asarray(radii, dtype=float).reshape(-1)
-    n = len(xy)
-    vis = np.ones((n, n), dtype=bool)
-    if n < 2:
-        return vis
-    i, j = np.triu_indices(n, 1)
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    if len(i) == 0:
+        return np.zeros(0, dtype=bool)
     in_region = _regions_containing(table, xy)
     # Stage 1: centre lines of every pair.
     seg = np.stack([xy[i], xy[j]], axis=1)
     ok, _ = _clear(table, seg, i, j, in_region, xy, radii, block_bases)
-    todo = np.flatnonzero(~ok)
+    todo = np.flatnonzero(~ok & (i != j))
     if len(todo):
         # Stage 2: the rest of the fan for the pairs still unresolved, all in one batch.
         ti, tj = i[todo], j[todo]
@@ -179,9 +187,46 @@ def sight_table(table: Table, xy: np.ndarray, radii: np.ndarray, block_bases: bo
         k = len(_FAN)
         ok2, _ = _clear(table, seg2, np.repeat(ti, k), np.repeat(tj, k), in_region, xy, radii, block_bases)
         ok[todo] = ok2.reshape(-1, k).any(axis=1)
+    return ok | (i == j)
+
+
+def sight_table(table: Table, xy: np.ndarray, radii: np.ndarray, block_bases: bool = False) -> np.ndarray:
+    """(n, n) bool, symmetric: who sees whom (R-B3). The diagonal is True (a model sees itself)."""
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    n = len(xy)
+    vis = np.ones((n, n), dtype=bool)
+    if n < 2:
+        return vis
+    i, j = np.triu_indices(n, 1)
+    ok = sight_pairs(table, xy, radii, i, j, block_bases)
     vis[i, j] = ok
     vis[j, i] = ok
     return vis
+
+
+def sight_table_update(
+    table: Table,
+    vis: np.ndarray,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    moved: np.ndarray,
+    block_bases: bool = False,
+) -> np.ndarray:
+    """The sight table after the `moved` models (bool mask) changed place: only their pairs are
+    recomputed (one move in a step re-asks n-1 pairs, not n(n-1)/2). With `block_bases` every
+    pair may change when any base moves, so the whole table is recomputed."""
+    moved = np.asarray(moved, dtype=bool)
+    if block_bases:
+        return sight_table(table, xy, radii, True)
+    n = len(moved)
+    i, j = np.triu_indices(n, 1)
+    sel = moved[i] | moved[j]
+    out = vis.copy()
+    if sel.any():
+        ok = sight_pairs(table, xy, radii, i[sel], j[sel], False)
+        out[i[sel], j[sel]] = ok
+        out[j[sel], i[sel]] = ok
+    return out
 
 
 def _name_blocker(table: Table, seg: np.ndarray) -> str | None:

@@ -96,16 +96,25 @@ class Table:
         self.dense_boxes = (
             shapely.bounds(self.dense_regions).reshape(-1, 4) if len(regions) else np.empty((0, 4))
         )
-        self.dense_edges = tuple(_ring_edges(r) for r in regions)
+        diag = np.hypot(
+            self.dense_boxes[:, 2] - self.dense_boxes[:, 0], self.dense_boxes[:, 3] - self.dense_boxes[:, 1]
+        )
+        self.dense_big = np.flatnonzero(diag > 3.0)
+        """Dense regions that can hold more than 3" of a straight line (the others never block)."""
+        self.dense_big_edges = (
+            np.concatenate([_ring_edges(regions[r]) for r in self.dense_big])
+            if len(self.dense_big)
+            else np.empty((0, 2, 2))
+        )
 
         # Movement: impassable pieces as edge arrays for the exact numpy distance kernels.
         self.impassable_index = np.flatnonzero(self.impassable)
         edges: list[np.ndarray] = []
         owners: list[np.ndarray] = []
         for j, i in enumerate(self.impassable_index):
-            ring = np.asarray(self.polygons[i].exterior.coords, dtype=float)
-            edges.append(np.stack([ring[:-1], ring[1:]], axis=1))
-            owners.append(np.full(len(ring) - 1, j))
+            e = np.concatenate([_ring_edges(part) for part in shapely.get_parts(self.polygons[i])])
+            edges.append(e)
+            owners.append(np.full(len(e), j))
         self.imp_edges = np.concatenate(edges) if edges else np.empty((0, 2, 2))
         self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
         self._grown: dict[float, tuple[np.ndarray, np.ndarray]] = {}

@@ -1,0 +1,256 @@
+"""R-M2, R-M3, R-C3, R-E1/R-E2 and R-B4 movement: whole paths checked, shortest paths found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skirmish.battlefield.measure import CONTACT, edge_distances, path_length
+from skirmish.battlefield.paths import (
+    charge_path,
+    check_path,
+    check_straight_moves,
+    move_toward,
+    retreat_path,
+    shortest_path,
+)
+from skirmish.battlefield.sample import random_table, scatter_bases
+from skirmish.battlefield.table import Table
+from skirmish.data.loader import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def table() -> Table:
+    return Table.from_scenario(load_scenario(ROOT / "scenarios" / "open_battle.toml"))
+
+
+# Mover south of the standing stone (22..25 x 12..15), an enemy north of it, a friend aside.
+XY = np.array([[23.5, 10.0], [23.5, 17.0], [28.0, 10.0]])
+R = np.array([0.5, 0.5, 0.5])
+EN = np.array([False, True, False])
+
+
+def independent_violation(
+    table: Table,
+    path: np.ndarray,
+    mover: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    target: int | None,
+    ignore: np.ndarray | None = None,
+    flying: bool = False,
+) -> str | None:
+    """Shapely-based re-check of an accepted path, sampled densely: what the engine must never allow."""
+    r = radii[mover]
+    line = shapely.LineString(path) if len(path) > 1 else shapely.Point(path[0])
+    if not flying:
+        for i in np.flatnonzero(table.impassable):
+            if shapely.distance(line, table.polygons[i]) < r - 1e-5:
+                return f"terrain {table.names[i]}"
+    n = max(2, int(path_length(path) / 0.02))
+    lens = np.linspace(0, path_length(path), n)
+    seg = np.sqrt((np.diff(path, axis=0) ** 2).sum(-1)) if len(path) > 1 else np.zeros(0)
+    cum = np.concatenate([[0], np.cumsum(seg)])
+    pts = (
+        np.array([path[0]])
+        if len(path) == 1
+        else np.array([np.interp(lens, cum, path[:, 0]), np.interp(lens, cum, path[:, 1])]).T
+    )
+    if ((pts < r - 1e-6) | (pts > np.array([table.width, table.height]) - r + 1e-6)).any():
+        return "off table"
+    for j in range(len(xy)):
+        if j == mover or (ignore is not None and ignore[j]):
+            continue
+        d = np.sqrt(((pts - xy[j]) ** 2).sum(-1)) - r - radii[j]
+        if (d < -1e-5).any():
+            return f"overlaps base {j}"
+        start_touch = d[0] <= CONTACT
+        if enemy[j] and j != target and not start_touch and (d <= CONTACT - 1e-5).any():
+            return f"contacts enemy {j}"
+    return None
+
+
+def test_r_m2_straight_through_impassable_terrain_is_refused(table: Table) -> None:
+    p = check_path(table, np.array([[23.5, 10], [23.5, 20]]), 0, XY[[0, 2]], R[:2], EN[[0, 2]], max_length=12)
+    assert p is not None and p.rule == "R-M2" and "standing_stone" in p.message
+
+
+def test_r_m2_shortest_path_goes_around_and_is_legal(table: Table) -> None:
+    xy, r, en = XY[[0, 2]], R[:2], EN[[0, 2]]
+    path = shortest_path(table, xy[0], np.array([23.5, 20.0]), 0, xy, r)
+    assert path is not None
+    # Around the 3" wide stone: longer than the 10" straight line, shorter than a wide detour.
+    assert 10.5 < path_length(path) < 12.5
+    assert check_path(table, path, 0, xy, r, en, max_length=path_length(path)) is None
+    assert independent_violation(table, path, 0, xy, r, en, None) is None
+    p = check_path(table, path, 0, xy, r, en, max_length=path_length(path) - 0.1)
+    assert p is not None and "allowance" in p.message  # path length is what counts
+
+
+def test_r_m2_paths_never_cut_through_bases(table: Table) -> None:
+    xy = np.array([[10.0, 5.0], [10.0, 8.0]])
+    r = np.array([0.5, 0.5])
+    en = np.array([False, False])
+    p = check_path(table, np.array([[10, 5], [10, 11]]), 0, xy, r, en, max_length=6)
+    assert p is not None and "base of model 1" in p.message
+    path = shortest_path(table, xy[0], np.array([10.0, 11.0]), 0, xy, r)
+    assert path is not None and len(path) > 2
+    assert check_path(table, path, 0, xy, r, en, max_length=7) is None
+    # Ending on top of a base or off the table is refused.
+    assert check_path(table, np.array([[10, 5], [10.5, 8]]), 0, xy, r, en, max_length=6) is not None
+    assert check_path(table, np.array([[10, 5], [10, 0.2]]), 0, xy, r, en, max_length=6) is not None
+
+
+def test_r_m3_no_base_contact_with_an_enemy_in_the_move_phase(table: Table) -> None:
+    xy = np.array([[10.0, 5.0], [10.0, 8.0]])
+    r = np.array([0.5, 0.5])
+    en = np.array([False, True])
+    p = check_path(table, np.array([[10, 5], [10, 6.995]]), 0, xy, r, en, max_length=6)
+    assert p is not None and p.rule == "R-M3"
+    assert check_path(table, np.array([[10, 5], [10, 6.98]]), 0, xy, r, en, max_length=6) is None
+    # The same end as a charge at that target is fine (R-C3).
+    assert (
+        check_path(table, np.array([[10, 5], [10, 6.995]]), 0, xy, r, en, max_length=6, contact_target=1)
+        is None
+    )
+
+
+def test_r_c3_charge_distance_is_the_path_around_a_wall(table: Table) -> None:
+    got = charge_path(table, 0, 1, XY, R, EN)
+    assert got is not None
+    path, length = got
+    # Straight-line edge distance is 6" but the stone is in the way: the path is longer.
+    assert edge_distances(XY, R)[0, 1] == pytest.approx(6.0)
+    assert 6.5 < length < 9.0
+    end_gap = np.hypot(*(path[-1] - XY[1])) - 1.0
+    assert 0 <= end_gap <= CONTACT
+    assert check_path(table, path, 0, XY, R, EN, max_length=length, contact_target=1) is None
+    assert independent_violation(table, path, 0, XY, R, EN, 1) is None
+
+
+def test_r_c3_failed_charge_moves_the_full_distance_toward_the_target(table: Table) -> None:
+    path, length = charge_path(table, 0, 1, XY, R, EN)  # type: ignore[misc]
+    assert length > 6.0
+    moved = move_toward(table, 0, XY[1], 6.0, XY, R, EN)
+    assert moved is not None
+    assert path_length(moved) == pytest.approx(6.0)
+    assert check_path(table, moved, 0, XY, R, EN, max_length=6.0) is None
+    # Not into contact: the end is short of the target, along the charge route.
+    assert np.hypot(*(moved[-1] - XY[1])) - 1.0 > CONTACT
+    assert np.hypot(*(moved[-1] - path[-1])) < length - 6.0 + 1e-6
+
+
+def test_r_e2_combat_distraction_retreat_leaves_contact(table: Table) -> None:
+    xy = np.array([[10.0, 10.0], [10.0, 11.005], [14.0, 10.0]])
+    r = np.array([0.5, 0.5, 0.5])
+    en = np.array([False, True, True])
+    path = retreat_path(table, 0, xy[1], 6.0, xy, r, en)
+    assert path is not None
+    assert check_path(table, path, 0, xy, r, en, max_length=6.0) is None
+    assert np.hypot(*(path[-1] - xy[1])) > np.hypot(*(xy[0] - xy[1])) + 4.0
+
+
+def test_r_e1_advance_may_not_end_in_contact(table: Table) -> None:
+    xy = np.array([[10.0, 10.0], [10.0, 14.0]])
+    r = np.array([0.5, 0.5])
+    en = np.array([False, True])
+    moved = move_toward(table, 0, xy[1], 6.0, xy, r, en)
+    assert moved is not None
+    assert np.hypot(*(moved[-1] - xy[1])) - 1.0 > CONTACT
+    assert check_path(table, moved, 0, xy, r, en, max_length=6.0) is None
+
+
+def test_r_b4_flying_models_ignore_terrain(table: Table) -> None:
+    xy, r, en = XY[[0, 2]], R[:2], EN[[0, 2]]
+    straight = np.array([[23.5, 10], [23.5, 20]])
+    assert check_path(table, straight, 0, xy, r, en, max_length=10, flying=True) is None
+    path = shortest_path(table, xy[0], np.array([23.5, 20.0]), 0, xy, r, flying=True)
+    assert path is not None and path_length(path) == pytest.approx(10.0)
+
+
+def test_r_m2_ignored_models_do_not_block(table: Table) -> None:
+    xy = np.array([[10.0, 5.0], [10.0, 8.0]])
+    r = np.array([0.5, 0.5])
+    en = np.array([False, True])
+    ko = np.array([False, True])
+    assert check_path(table, np.array([[10, 5], [10, 11]]), 0, xy, r, en, max_length=6, ignore=ko) is None
+
+
+def test_r_m2_batch_straight_moves_agree_with_check_path(table: Table) -> None:
+    rng = np.random.default_rng(7)
+    xy = np.array([[23.5, 10.0], [23.5, 17.0], [28.0, 10.0], [20.0, 8.0]])
+    r = np.array([0.5, 0.5, 0.8, 0.5])
+    en = np.array([False, True, False, True])
+    ends = xy[0] + rng.uniform(-7, 7, (300, 2))
+    ok = check_straight_moves(table, 0, xy[:1], ends, xy, r, en, max_length=6.0)
+    ref = [check_path(table, np.array([xy[0], e]), 0, xy, r, en, max_length=6.0) is None for e in ends]
+    assert ok.tolist() == ref
+    assert 0 < ok.sum() < len(ends)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=12)
+    n = 8
+    radii = rng.choice([0.5, 0.8, 1.2], n)
+    xy = scatter_bases(t, rng, radii)
+    enemy = np.arange(n) >= n // 2
+    mover = 0
+    goal = rng.uniform(2, 46, 2)
+    budget = float(rng.uniform(1, 12))
+    flying = bool(rng.random() < 0.2)
+    candidates: list[tuple[np.ndarray, int | None]] = []
+    sp = shortest_path(t, xy[mover], goal, mover, xy, radii, flying=flying, enemy=enemy)
+    if sp is not None:
+        candidates.append((sp, None))
+    mt = move_toward(t, mover, goal, budget, xy, radii, enemy, flying=flying)
+    if mt is not None:
+        candidates.append((mt, None))
+        assert path_length(mt) <= budget + 1e-6
+    ch = charge_path(t, mover, n - 1, xy, radii, enemy, flying=flying)
+    if ch is not None:
+        candidates.append((ch[0], n - 1))
+    rt = retreat_path(t, mover, xy[n - 1], 6.0, xy, radii, enemy, flying=flying)
+    if rt is not None:
+        candidates.append((rt, None))
+    # Random polylines too: whatever check_path accepts must be truly clear.
+    for _ in range(10):
+        k = int(rng.integers(2, 5))
+        poly = np.vstack([xy[mover], xy[mover] + np.cumsum(rng.uniform(-4, 4, (k - 1, 2)), axis=0)])
+        candidates.append((poly, None))
+    for path, target in candidates:
+        allowance = path_length(path)
+        if (
+            check_path(
+                t, path, mover, xy, radii, enemy, max_length=allowance, flying=flying, contact_target=target
+            )
+            is None
+        ):
+            assert path_length(path) <= allowance + 1e-6
+            assert independent_violation(t, path, mover, xy, radii, enemy, target, flying=flying) is None
+    # Every path the finder returns passes the checker.
+    for path, target in candidates[: len(candidates) - 10]:
+        assert (
+            check_path(
+                t,
+                path,
+                mover,
+                xy,
+                radii,
+                enemy,
+                max_length=path_length(path),
+                flying=flying,
+                contact_target=target,
+            )
+            is None
+        )
