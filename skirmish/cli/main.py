@@ -147,6 +147,18 @@ def replay_cmd(
     replay(file, verify, headless, screenshot)
 
 
+@app.command("board")
+def board_cmd(
+    scenario: Annotated[str, typer.Argument(help="Scenario name or file.")] = "open_battle",
+    png: Annotated[str, typer.Option("--png", help="Where to save the picture (PNG).")] = "board.png",
+    sight: Annotated[bool, typer.Option("--sight/--no-sight", help="Draw sample bases and sight lines.")] = True,
+) -> None:
+    """Draw a scenario's table to a PNG: terrain by cover, zones, sample bases and sight lines."""
+    from skirmish.cli.board_cmd import board
+
+    board(scenario, png, sight)
+
+
 def _bots_flag(argv: list[str]) -> list[str]:
     """`--bots` may stand alone (meaning heuristic): give it its default value before parsing."""
     from skirmish.cli.play_cmds import POLICIES

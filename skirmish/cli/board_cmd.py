@@ -1,0 +1,49 @@
+"""`skirmish board SCENARIO --png OUT.png`: draw a scenario's table (with a sample of sight lines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skirmish.cli.errors import UsageProblem
+
+
+def board(scenario_name: str, png: str, sight: bool = True) -> None:
+    """Render the table; with `sight`, one model per deployment zone and the lines between them."""
+    import numpy as np
+
+    from skirmish.battlefield.sight import sight_evidence
+    from skirmish.battlefield.table import Table
+    from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario
+
+    out = Path(png)
+    if out.suffix.lower() != ".png":
+        raise UsageProblem(f"--png: `{png}` must end in .png")
+    if not out.parent.exists():
+        raise UsageProblem(f"--png: folder `{out.parent}` does not exist")
+    scenario = find_scenario(scenario_name or DEFAULT_SCENARIO)
+    xy = radii = labels = colours = lines = None
+    if sight:
+        import shapely
+
+        pts = []
+        for z in scenario.deployment:
+            c = shapely.Polygon(z.polygon).representative_point()
+            pts.append([c.x, c.y])
+        # A few sample watchers on the shrine line, so the picture shows blocked and clear sight.
+        w, h = scenario.board.width, scenario.board.height
+        pts += [[w * 0.25, h * 0.5], [w * 0.75, h * 0.5]]
+        xy = np.array(pts, dtype=float)
+        radii = np.full(len(xy), 0.5)
+        labels = [z.name for z in scenario.deployment] + ["west", "east"]
+        colours = [(60, 90, 200) if i % 2 == 0 else (200, 60, 40) for i in range(len(xy))]
+        table = Table.from_scenario(scenario)
+        lines = []
+        for a in range(len(xy)):
+            for b in range(a + 1, len(xy)):
+                ev = sight_evidence(table, xy, radii, a, b)
+                seg = ev.line or ((xy[a, 0], xy[a, 1]), (xy[b, 0], xy[b, 1]))
+                lines.append((seg[0], seg[1], ev.visible))
+    from skirmish.ui.board_png import render_board
+
+    render_board(scenario, xy, radii, colours, labels, lines, path=str(out))
+    print(f"{out}: {scenario.name} drawn")
