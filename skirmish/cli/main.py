@@ -151,7 +151,7 @@ def replay_cmd(
 def board_cmd(
     scenario: Annotated[str, typer.Argument(help="Scenario name or file.")] = "open_battle",
     png: Annotated[str, typer.Option("--png", help="Where to save the picture (PNG).")] = "board.png",
-    sight: Annotated[bool, typer.Option("--sight/--no-sight", help="Draw sample bases and sight lines.")] = True,
+    sight: Annotated[bool, typer.Option("--sight/--no-sight", help="Sample bases and sight lines.")] = True,
 ) -> None:
     """Draw a scenario's table to a PNG: terrain by cover, zones, sample bases and sight lines."""
     from skirmish.cli.board_cmd import board
