@@ -50,7 +50,7 @@ class HeuristicBot:
         for a in options:
             if isinstance(a, CounterCharge):
                 me, foe = game.model(a.model), game.model(a.target)
-                if self._melee_edge(game, me, foe, charging=True) >= 0:
+                if self._zone_duty(game, me) is None and self._melee_edge(game, me, foe, charging=True) >= 0:
                     return a
         return Decline()
 
@@ -121,22 +121,64 @@ class HeuristicBot:
                 continue
         return out
 
+    @staticmethod
+    def _cos(a: np.ndarray, b: np.ndarray) -> float:
+        na, nb = float(np.hypot(*a)), float(np.hypot(*b))
+        return 0.0 if na < 1e-9 or nb < 1e-9 else float(np.dot(a, b)) / (na * nb)
+
+    def _in_zone(self, game: Game, m: ModelState) -> bool:
+        xy = game.state.xy[m.index]
+        return any(shapely.contains_xy(self._zone_poly(z), *xy) for z in game.scenario.scoring.zones)
+
+    def _zone_poly(self, z: object) -> shapely.Polygon:
+        cache = self.__dict__.setdefault("_polys", {})
+        key = id(z)
+        if key not in cache:
+            cache[key] = shapely.Polygon(z.polygon)  # type: ignore[attr-defined]
+        return cache[key]
+
+    def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
+        """The scoring zone this model should hold: the two models nearest each zone go there."""
+        s = game.state
+        mine = [x for x in game.player_models(m.player) if x.active]
+        taken: set[str] = set()
+        zones = sorted(game.scenario.scoring.zones, key=lambda z: (-z.points, z.name))
+        for z in zones:
+            poly = shapely.Polygon(z.polygon)
+            c = poly.representative_point()
+            centre = np.array([c.x, c.y])
+            ranked = sorted((x for x in mine if x.id not in taken),
+                            key=lambda x: (float(np.hypot(*(s.xy[x.index] - centre))), x.index))
+            for x in ranked[:3]:
+                taken.add(x.id)
+                if x is m:
+                    return centre
+        return None
+
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
-        if (s_turn := game.state.turn, m.id) in getattr(self, "_stay", set()):
+        if (game.state.turn, m.id) in getattr(self, "_stay", set()):
             return None
         s = game.state
         foes = self._foes(game, m)
         if not foes:
             return None
-        goals = movement.default_goals(game, m)
-        zone_goals = [np.array(shapely.Polygon(z.polygon).centroid.coords[0]) for z in game.scenario.scoring.zones]
-        goals.extend(zone_goals)
+        zone = self._zone_duty(game, m)
+        if zone is not None:
+            inside = any(shapely.contains_xy(shapely.Polygon(z.polygon), *s.xy[m.index])
+                         for z in game.scenario.scoring.zones)
+            if inside:
+                return None
+            goals = [zone]
+        else:
+            goals = movement.default_goals(game, m)
         candidates = movement.model_moves(game, m, goals)
         if not candidates:
             return None
+        if zone is not None:
+            return candidates[0] if candidates[0].path else None
         here = s.xy[m.index].copy()
         ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
-        score = self._score_positions(game, m, ends, zone_goals)
+        score = self._score_positions(game, m, ends, [])
         best = int(np.argmax(score))
         if best == len(candidates) or score[best] <= score[-1] + 1e-9:
             return None
@@ -158,7 +200,7 @@ class HeuristicBot:
         if self._is_shooter(game, m):
             want = max(2.0, self._best_range(game, m) - 2.0)
             value = -np.abs(nearest - want) * 0.4 + np.where(rank >= 2, 2.5, np.where(rank == 1, 1.0, 0.0))
-            value -= np.where(nearest < 4.0, 2.0, 0.0)  # stay out of easy charge reach
+            value -= np.where(nearest < 3.0, 1.0, 0.0)  # not needlessly inside easy charge reach
         else:
             reach = m.profile.charge
             value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + np.where(rank >= 2, 1.0, 0.0)
@@ -199,11 +241,11 @@ class HeuristicBot:
             armour, shield = saves_of(game, target)
             odds = shot_odds(attack.base_total, dodge.base_total, armour, shield, target.taking_cover,
                              spec.shield_breaker, spec.damage, target.hp)
+            value = odds.wound + 2.0 * odds.ko
+            if self._in_zone(game, target):
+                value *= 1.5
             if target.taking_cover:
-                p = min(1.0, shooter.profile.perception / 6)
-                value = (odds.wound + odds.ko) * p
-            else:
-                value = odds.wound + odds.ko
+                value *= min(1.0, shooter.profile.perception / 6)
             value -= 0.05 * spec.ap_cost
             if best is None or value > best[0]:
                 best = (value, a)
@@ -226,8 +268,11 @@ class HeuristicBot:
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
+            holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
             for t in charges.charge_targets(game, m):
                 if game.distance(m, t) > m.profile.charge:
+                    continue
+                if holder and not self._in_zone(game, t):
                     continue
                 found = charges.measure(game, m, t)
                 if found is None or found[1] > m.profile.charge:
@@ -235,9 +280,49 @@ class HeuristicBot:
                 edge = self._melee_edge(game, m, t, charging=True)
                 if t.taking_cover:
                     edge *= m.profile.perception / 6
+                if self._in_zone(game, t):
+                    edge += 0.3
                 if edge > -0.05 and (best is None or edge > best[0]):
                     best = (edge, charges.Charge(m.id, t.id))
-        return None if best is None else best[1]
+        if best is not None:
+            return best[1]
+        return self._closing_charge(game)
+
+    def _closing_charge(self, game: Game) -> Action | None:
+        """A charge declared at a distant enemy by a fighter: it falls short but closes 6" (R-C3).
+
+        Only when the target could not reach us afterwards with a counter-charge it would like:
+        we check its melee edge against us from where it stands.
+        """
+        for m in self._mine(game):
+            if not charges.can_charge(game, m):
+                continue
+            zone = self._zone_duty(game, m)
+            if zone is not None and self._in_zone(game, m):
+                continue
+            targets = charges.charge_targets(game, m)
+            if zone is not None:
+                # Run for the zone: charge an enemy that lies beyond it, as seen from here.
+                here = game.state.xy[m.index]
+                to_zone = zone - here
+                if float(np.hypot(*to_zone)) < 1.0:
+                    continue
+                to_zone = to_zone / float(np.hypot(*to_zone))
+                targets = [f for f in targets
+                           if float(np.dot(game.state.xy[f.index] - here, to_zone))
+                           > float(np.hypot(*(zone - here))) * 0.9
+                           and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8]
+            elif self._is_shooter(game, m):
+                continue
+            if not targets:
+                continue
+            t = min(targets, key=lambda f: (game.distance(m, f), f.index))
+            if game.distance(m, t) <= m.profile.charge + 2.0:
+                continue  # close enough that the bot would rather wait and charge for real
+            if game.distance(m, t) - m.profile.charge > t.profile.charge or \
+                    self._melee_edge(game, t, m, charging=True) <= 0:
+                return charges.Charge(m.id, t.id)
+        return None
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:

@@ -61,7 +61,7 @@ def candidates(game: Game, player: int) -> list[Action]:
                     out.append(Advance(m.id, tuple((float(x), float(y)) for x, y in p)))
         if can_disengage(game, m):
             p = disengage_path(game, m)
-            if p is not None:
+            if p is not None and disengage_problem(game, m, p) is None:
                 out.append(Disengage(m.id, tuple((float(x), float(y)) for x, y in p)))
     return out
 
@@ -110,8 +110,40 @@ def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
                         flying=flies(m), ignore=ignore)
 
 
-def do_disengage(game: Game, action: Disengage) -> None:
+def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
+    """Why `path` is not a legal Combat Distraction move (rule, reason), or None (R-E2)."""
     s = game.state
+    foes = _foes(game, m)
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
+        return "R-E2", "a path is two or more finite points"
+    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
+        return "R-E2", f"the path must start at {m.name}'s position"
+    ignore = game.gone_mask().copy()
+    for f in foes:
+        ignore[f.index] = True
+    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m),
+                         max_length=DISTRACTION_MOVE, flying=flies(m), ignore=ignore)
+    if problem is not None:
+        return problem.rule or "R-E2", problem.message
+    for f in foes:
+        centre = s.xy[f.index]
+        reach = float(s.radii[f.index] + s.radii[m.index])
+        # The base may never cut into the enemy's base on the way, and must end out of contact.
+        seg_d = _min_segment_distance(path, centre)
+        if float(np.hypot(*(path[-1] - centre))) - reach <= CONTACT or seg_d < reach - 1e-6:
+            return "R-E2", f"{m.name} must move away from {f.name}, not through it"
+    return None
+
+
+def _min_segment_distance(path: np.ndarray, c: np.ndarray) -> float:
+    a, b = path[:-1], path[1:]
+    ab = b - a
+    t = np.clip(((c - a) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-18), 0.0, 1.0)
+    q = a + t[:, None] * ab
+    return float(np.hypot(q[:, 0] - c[0], q[:, 1] - c[1]).min())
+
+
+def do_disengage(game: Game, action: Disengage) -> None:
     m = _own(game, action.model, "R-E2")
     if not has_distraction(game, m):
         raise IllegalAction("R-E2", f"{m.name} does not have Combat Distraction")
@@ -121,25 +153,9 @@ def do_disengage(game: Game, action: Disengage) -> None:
     if m.advanced:
         raise IllegalAction("R-E2", f"{m.name} has already moved this End Phase")
     path = np.asarray(action.path, dtype=float)
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
-        raise IllegalAction("R-E2", "a path is two or more finite points")
-    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
-        raise IllegalAction("R-E2", f"the path must start at {m.name}'s position")
-    ignore = game.gone_mask().copy()
-    for f in foes:
-        ignore[f.index] = True
-    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m),
-                         max_length=DISTRACTION_MOVE, flying=flies(m), ignore=ignore)
+    problem = disengage_problem(game, m, path)
     if problem is not None:
-        raise IllegalAction(problem.rule or "R-E2", problem.message)
-    line = shapely.LineString(path)
-    for f in foes:
-        centre = s.xy[f.index]
-        reach = float(s.radii[f.index] + s.radii[m.index])
-        start_d = float(np.hypot(*(path[0] - centre)))
-        if float(np.hypot(*(path[-1] - centre))) - reach <= CONTACT or \
-                shapely.distance(line, shapely.Point(centre)) < min(reach, start_d) - 1e-6:
-            raise IllegalAction("R-E2", f"{m.name} must move away from {f.name}, not through or beside it")
+        raise IllegalAction(*problem)
     place(game, m, path)
     m.advanced = True
     game.emit("disengage", f"{m.name} slips out of the melee with Combat Distraction, moving "
