@@ -1,0 +1,203 @@
+"""Shared builders for the engine tests: real boards, real troupes, forced dice, chosen positions.
+
+A test builds a `Game` on a shipped scenario with shipped troupes, parks the models it does not
+need off the table (`keep_only`), stands the others where the situation needs them (`place`),
+forces the dice it expects (`game.dice.force(...)`) and walks the phase machine with `EndStep`
+(`advance_to`) to the step under test. Nothing is mocked: every outcome comes from `Game.apply`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from skirmish.data.loader import load_scenario, load_troupe
+from skirmish.data.options import RuleOptions
+from skirmish.data.scenario import Scenario
+from skirmish.data.troupe import Troupe
+from skirmish.engine.actions import Action, EndStep
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.game import Game
+from skirmish.engine.state import ModelState, ranged_weapons
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ROOT / "scenarios"
+TROUPES = ROOT / "troupes"
+
+Point = tuple[float, float]
+
+
+def scenario(name: str = "open_battle", **update: Any) -> Scenario:
+    """A shipped scenario, optionally with fields replaced (e.g. `turns=2`)."""
+    sc = load_scenario(SCENARIOS / f"{name}.toml")
+    return sc.model_copy(update=update) if update else sc
+
+
+def troupe(name: str) -> Troupe:
+    return load_troupe(TROUPES / f"{name}.toml")
+
+
+def with_profile(tr: Troupe, profile_name: str, **changes: Any) -> Troupe:
+    """A copy of `tr` where one profile has some stats changed (e.g. another weapon), all else as shipped."""
+    models = []
+    found = False
+    for entry in tr.models:
+        if entry.profile.name == profile_name:
+            found = True
+            entry = entry.model_copy(update={"profile": entry.profile.model_copy(update=changes)})
+        models.append(entry)
+    assert found, f"{tr.name} has no profile {profile_name}"
+    return tr.model_copy(update={"models": models})
+
+
+def with_count(tr: Troupe, profile_name: str, count: int) -> Troupe:
+    models = [
+        e.model_copy(update={"count": count}) if e.profile.name == profile_name else e for e in tr.models
+    ]
+    return tr.model_copy(update={"models": models})
+
+
+def new_game(
+    scenario_name: str = "open_battle",
+    troupes: Iterable[Troupe] | None = None,
+    *,
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    **scenario_update: Any,
+) -> Game:
+    """A game on a shipped scenario with its default troupes (or `troupes`), waiting at deployment."""
+    sc = scenario(scenario_name, **scenario_update)
+    trs = list(troupes) if troupes is not None else [troupe(side.troupe) for side in sc.sides]
+    opts = sc.options.with_overrides(dict(options)) if options else sc.options
+    return Game(sc, trs, seed=seed, options=opts)
+
+
+def options(**kw: Any) -> RuleOptions:
+    return RuleOptions.model_validate(kw)
+
+
+def m(game: Game, model_id: str) -> ModelState:
+    found = game.state.model(model_id)
+    assert found is not None, f"no model {model_id}: {[x.id for x in game.state.models]}"
+    return found
+
+
+def place(game: Game, positions: Mapping[str, Point]) -> None:
+    """Stand models at the given centres (inches) and tell the game its geometry changed."""
+    for model_id, (x, y) in positions.items():
+        game.state.xy[m(game, model_id).index] = (float(x), float(y))
+    game.moved()
+
+
+def keep_only(game: Game, model_ids: Iterable[str], *, sentinels: Iterable[str] | None = None) -> list[str]:
+    """Take every other model off the table (removed, as a casualty is), so only the situation plays.
+
+    One *sentinel* per player (a shooter when the troupe has one) stays on the table, parked on
+    the north edge far from everything: sentinels see each other, so every player always has a
+    shot and a charge to declare and the phase machine waits for input instead of running on
+    through the steps after the test's action. Pass `sentinels=[]` for none, or name them.
+    Returns the sentinels' ids.
+    """
+    keep = set(model_ids)
+    if sentinels is None:
+        chosen = []
+        for p in range(len(game.state.players)):
+            spare = [x for x in game.player_models(p) if x.id not in keep]
+            shooters = [x for x in spare if ranged_weapons(x, game.armoury(x)) and not x.profile.flying]
+            if shooters or spare:
+                chosen.append((shooters or spare)[-1].id)
+    else:
+        chosen = list(sentinels)
+    for x in game.state.models:
+        if x.id not in keep and x.id not in chosen:
+            x.removed = True
+    width = game.scenario.board.width
+    top = game.scenario.board.height
+    for k, model_id in enumerate(chosen):
+        r = float(game.state.radii[m(game, model_id).index])
+        x = 1.5 + k * (width - 3.0) / max(1, len(chosen) - 1) if len(chosen) > 1 else 1.5
+        game.state.xy[m(game, model_id).index] = (min(max(x, r + 0.1), width - r - 0.1), top - r - 0.2)
+    game.moved()
+    return chosen
+
+
+def advance_until(game: Game, done: Any, *, limit: int = 400) -> None:
+    """Pass (`EndStep`, or `Decline` an offer) until `done(game)` holds."""
+    from skirmish.engine.actions import Decline
+
+    for _ in range(limit):
+        if done(game):
+            return
+        if game.over:
+            raise AssertionError("the game ended first")
+        game.apply(Decline() if game.state.pending is not None else EndStep())
+    raise AssertionError(f"condition never met; at {game.state.step}")
+
+
+def advance_past(game: Game, step: str) -> None:
+    """Pass until the turn has moved beyond `step` (a later step of this turn, or the next turn)."""
+    from skirmish.engine.phases import STEP_INDEX
+
+    turn, idx = game.state.turn, STEP_INDEX[step]
+    advance_until(
+        game,
+        lambda g: (
+            g.over or g.state.turn > turn or (g.state.step in STEP_INDEX and STEP_INDEX[g.state.step] > idx)
+        ),
+    )
+
+
+def advance_to(
+    game: Game, step: str, player: int | None = None, *, turn: int | None = None, limit: int = 400
+) -> None:
+    """Pass (`EndStep`) until the game waits in `step` for `player` (and `turn`, when given)."""
+    for _ in range(limit):
+        s = game.state
+        if (
+            s.step == step
+            and s.pending is None
+            and (player is None or s.active_player == player)
+            and (turn is None or s.turn == turn)
+        ):
+            return
+        if s.over:
+            raise AssertionError(f"the game ended before reaching {step}")
+        game.apply(EndStep())
+    raise AssertionError(f"never reached step {step} for player {player}; at {game.state.step}")
+
+
+def end_steps(game: Game, n: int = 1) -> None:
+    for _ in range(n):
+        game.apply(EndStep())
+
+
+def assert_illegal(game: Game, action: Action, rule: str, fragment: str = "") -> IllegalAction:
+    """`action` is refused naming `rule`, and the game is exactly as before (hash, history, log)."""
+    before = game.hash()
+    hist, log, rolls = len(game.history), len(game.log), len(game.dice.history)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action)
+    assert info.value.rule == rule, f"{action!r}: expected {rule}, got {info.value}"
+    assert str(info.value).startswith(rule + ":")
+    if fragment:
+        assert fragment.lower() in str(info.value).lower(), str(info.value)
+    assert game.hash() == before, f"{action!r} changed the state although refused"
+    assert (len(game.history), len(game.log), len(game.dice.history)) == (hist, log, rolls)
+    return info.value
+
+
+def events(game: Game, kind: str) -> list[Any]:
+    return [e for e in game.log if e.kind == kind]
+
+
+def last_event(game: Game, kind: str) -> Any:
+    found = events(game, kind)
+    assert found, f"no {kind} event in the log: {[e.kind for e in game.log]}"
+    return found[-1]
+
+
+def rolls_since(game: Game, start: int) -> list[int]:
+    return [r.value for r in game.dice.history[start:]]
