@@ -116,6 +116,18 @@ def odds_melee_cmd(
           attacker_hp, defender_hp, json_out)
 
 
+@odds_app.command("table")
+def odds_table_cmd(
+    a: Annotated[str, typer.Argument(help="Troupe A: a name from `skirmish list troupes` or a file.")],
+    b: Annotated[str, typer.Argument(help="Troupe B: a name or a file.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Exact shooting and melee odds of every model of A against every model of B, in the open and in cover."""
+    from skirmish.cli.sim_cmds import odds_table
+
+    odds_table(a, b, json_out)
+
+
 @app.command("play")
 def play_cmd(
     scenario: Annotated[str | None, typer.Argument(help="Scenario name (skirmish list scenarios) or file.")] = None,
@@ -157,6 +169,34 @@ def board_cmd(
     from skirmish.cli.board_cmd import board
 
     board(scenario, png, sight)
+
+
+@app.command("test-troupes")
+def test_troupes_cmd(
+    troupes: Annotated[list[str], typer.Argument(help="Troupes A and B (names or files); with --round-robin, 2 or more.")],
+    scenario: Annotated[str | None, typer.Option("--scenario", help="Scenario name or file (default open_battle).")] = None,
+    games: Annotated[int, typer.Option("--games", help="Games per matchup (the most, with --stop-width).")] = 200,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: game i uses derive_seed(seed, i).")] = 1,
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes (default: the cores).")] = None,
+    executor: Annotated[str, typer.Option("--executor", help="local (processes) or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster).")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    csv_out: Annotated[str | None, typer.Option("--csv", help="Write one row per game here.")] = None,
+    plot_out: Annotated[str | None, typer.Option("--plot", help="Write a PNG of the run here (needs matplotlib).")] = None,
+    compare: Annotated[str | None, typer.Option("--compare", help="A variant of A, played against B on the same seeds.")] = None,
+    round_robin: Annotated[bool, typer.Option("--round-robin", help="Play every pair of the troupes given.")] = False,
+    stop_width: Annotated[float | None, typer.Option("--stop-width", help="Stop once the 95% interval is narrower than this.")] = None,
+    batch: Annotated[int | None, typer.Option("--batch", help="Games per task (default from --games).")] = None,
+    turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
+    bots: Annotated[str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")] = "heuristic",
+    save_replays: Annotated[str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")] = None,
+) -> None:
+    """Troupe testing: N bot games of A v B, sides swapped every other game, with honest statistics."""
+    from skirmish.cli.sim_cmds import run_test_troupes
+
+    run_test_troupes(troupes, scenario, games, seed, workers, executor, scheduler, json_out, csv_out, plot_out,
+                     compare, round_robin, stop_width, batch, turns, option or [], bots, save_replays)
 
 
 def _bots_flag(argv: list[str]) -> list[str]:
