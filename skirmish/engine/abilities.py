@@ -49,6 +49,8 @@ def sense_range(game: Game, m: ModelState) -> float:
 def _usable(game: Game, m: ModelState, a: Ability) -> bool:
     if a.effect not in ACTIVE_EFFECTS or TIMING_STEP.get(a.timing.value) != game.state.step:
         return False
+    if game.rules.element_blocked(m, a.element):
+        return False
     if not m.active or m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
         return False
     if game.state.step == "shooting" and a.effect == "push":
@@ -256,7 +258,8 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
     out = []
     weak = WEAK_TO.get(target.profile.elements[0].value) if target.profile.elements else None
     for a in abilities_of(target, game.armoury(target)):
-        if a.effect not in REACTIONS or a.ap_cost > target.ap or target.buffs.get(f"used:{a.name}"):
+        if a.effect not in REACTIONS or a.ap_cost > target.ap or target.buffs.get(f"used:{a.name}") \
+                or game.rules.element_blocked(target, a.element):
             continue
         if a.effect == "reaction_block":
             if _power(spec) > int(a.params.get("power", 1)):

@@ -22,7 +22,7 @@ def saves_of(game: Game, m: ModelState) -> tuple[int | None, int | None]:
 def inflict(game: Game, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None,
             source: str) -> HitResult | None:
     """A hit lands on `target`: it rolls its saves, then loses HP and may be KO'd. None if already KO'd."""
-    if target.ko or target.removed:
+    if target.ko or target.removed or game.rules.absorbs_hit(target):
         return None
     start = len(game.dice.history)
     armour, shield = saves_of(game, target)
@@ -36,6 +36,8 @@ def inflict(game: Game, target: ModelState, damage: int, *, shield_breaker: bool
     if result.hp_lost > 0:
         target.lost_hp_turn = True
     text = f"{target.name} loses {result.hp_lost} HP to {source} ({saves}); {target.hp} left"
+    if result.ko and game.rules.stuns(target):  # a scenario may stun instead of KO (the Pursuit)
+        result = HitResult(result.saves, result.hp_lost, result.hp_after, False)
     if result.ko:
         target.ko = True
         target.ko_turn = game.state.turn

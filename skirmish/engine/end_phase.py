@@ -192,7 +192,7 @@ def turn_end(game: Game) -> None:
     reason = game.rules.check_end()
     if reason:
         game.finish(reason)
-    elif len(game.teams_on_table()) <= 1:
+    elif len(game.teams_on_table()) <= 1 and game.rules.ends_when_one_side_left():
         game.finish("only one side has models on the table")
     elif s.turn >= game.scenario.turns:
         game.finish(f"turn limit of {game.scenario.turns} reached")

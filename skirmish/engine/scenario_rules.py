@@ -29,6 +29,22 @@ class ScenarioRules:
     def extra_points(self) -> list[int]:
         return [0] * len(self.game.state.players)
 
+    def element_blocked(self, model: ModelState, element: str | None) -> bool:
+        """True when `model` may not bend `element` now (the Day of Black Sun's eclipse)."""
+        return False
+
+    def absorbs_hit(self, target: ModelState) -> bool:
+        """True when a hit about to land on `target` does nothing (a stunned Pursuit hero)."""
+        return False
+
+    def stuns(self, target: ModelState) -> bool:
+        """True when `target`, brought to 0 HP, is stunned instead of KO'd (the Pursuit's heroes)."""
+        return False
+
+    def ends_when_one_side_left(self) -> bool:
+        """Whether R-T4's 'only one side on the table' ends the game (the Pursuit plays on)."""
+        return True
+
     def check_end(self) -> str:
         """A reason to end the game now (beyond the turn limit and one side left), or ''."""
         return ""

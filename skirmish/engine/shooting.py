@@ -44,7 +44,7 @@ def shot_specs(game: Game, m: ModelState) -> list[ShotSpec]:
                                   bool(p.get("shield_breaker", False)), int(p.get("bonus", 0)),
                                   str(p.get("element", a.element)) if (p.get("element") or a.element) else None,
                                   a.ap_cost, True))
-    return specs
+    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
 
 
 def begin_shooting(game: Game) -> None:
