@@ -415,6 +415,18 @@ def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
     """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles."""
+    # Fast path: the straight line to the nearest point of the goal is the shortest when it is clear.
+    dc = float(np.hypot(*(start - centre)))
+    if goal_r > 0 and dc > goal_r:
+        direct = centre + (start - centre) * (goal_r / dc)
+    elif goal_r > 0:
+        direct = None
+    else:
+        direct = centre
+    if direct is not None:
+        bad_b, bad_t = _violations(obs, start[None, :], direct[None, :])
+        if not bad_b.any() and not bad_t.any() and _legal_points(table, obs, direct[None, :])[0]:
+            return np.array([start, direct]) if dc > 1e-12 else start[None, :].copy()
     if goal_r > 0:
         ang = np.arange(RING) * (2 * math.pi / RING)
         ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
 from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import flies, place
+from skirmish.engine.movement import beside, flies, place
 from skirmish.engine.shooting import sees_hidden
 from skirmish.engine.state import ModelState, Pending
 from skirmish.rules.combat import perception_test
@@ -98,8 +98,12 @@ def do_charge(game: Game, action: Charge) -> None:
         return
     # A failed charge: the full charge distance toward the target, never into contact.
     s = game.state
-    path = move_toward(game.table, m.index, s.xy[t.index].copy(), m.profile.charge, s.xy, s.radii,
-                       game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask())
+    if found is not None:
+        # The charge path itself, cut at the charge distance: it stops short of contact by construction.
+        path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
+    else:
+        path = move_toward(game.table, m.index, beside(game, m, t), m.profile.charge, s.xy, s.radii,
+                           game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask())
     dist = "unreachable" if found is None else f"{found[1]:.1f}\" away"
     if path is not None:
         place(game, m, path)
