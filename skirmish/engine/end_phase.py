@@ -86,7 +86,10 @@ def do_advance(game: Game, action: Advance) -> None:
     if m.advanced:
         raise IllegalAction("R-E1", f"{m.name} has already advanced")
     path = np.asarray(action.path, dtype=float)
-    validate_path(game, m, path, m.profile.advance, "R-E1")
+    try:
+        validate_path(game, m, path, m.profile.advance, "R-E1")
+    except IllegalAction as exc:  # an advance's limits are R-E1's, not the Move Phase's R-M2/R-M3
+        raise IllegalAction("R-E1", exc.reason) from None
     place(game, m, path)
     m.advanced = True
     game.emit("advance", f"{m.name} advances {path_length(path):.1f}\"", (m.id,),
@@ -124,7 +127,7 @@ def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str,
     problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m),
                          max_length=DISTRACTION_MOVE, flying=flies(m), ignore=ignore)
     if problem is not None:
-        return problem.rule or "R-E2", problem.message
+        return "R-E2", problem.message  # a Combat Distraction move is limited by R-E2, not R-M2/R-M3
     for f in foes:
         centre = s.xy[f.index]
         reach = float(s.radii[f.index] + s.radii[m.index])
