@@ -24,9 +24,18 @@ POLICIES = ("heuristic", "random")
 
 
 def _check_flags(
-    troupes: list[str], games: int, seed: int, workers: int | None, executor: str, scheduler: str | None,
-    compare: str | None, round_robin: bool, stop_width: float | None, batch: int | None,
-    outputs: dict[str, str | None], bots: str,
+    troupes: list[str],
+    games: int,
+    seed: int,
+    workers: int | None,
+    executor: str,
+    scheduler: str | None,
+    compare: str | None,
+    round_robin: bool,
+    stop_width: float | None,
+    batch: int | None,
+    outputs: dict[str, str | None],
+    bots: str,
 ) -> None:
     problems: list[str] = []
     if round_robin:
@@ -37,7 +46,9 @@ def _check_flags(
         if compare is not None:
             problems.append("--compare: not with --round-robin (compare two variants against one opponent)")
     elif len(troupes) != 2:
-        problems.append(f"TROUPES: give exactly two troupes A and B (or --round-robin FILES...), not {len(troupes)}")
+        problems.append(
+            f"TROUPES: give exactly two troupes A and B (or --round-robin FILES...), not {len(troupes)}"
+        )
     if not 1 <= games <= MAX_GAMES:
         problems.append(f"--games {games}: play at least 1 game (at most {MAX_GAMES:,})")
     if seed < 0:
@@ -73,8 +84,10 @@ def _load(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
 
     scenario = find_scenario(scenario_arg or DEFAULT_SCENARIO)
     if len(scenario.sides) != 2:
-        raise UsageProblem(f"--scenario {scenario.name}: troupe testing needs a two-sided scenario; "
-                           f"this one has {len(scenario.sides)} sides")
+        raise UsageProblem(
+            f"--scenario {scenario.name}: troupe testing needs a two-sided scenario; "
+            f"this one has {len(scenario.sides)} sides"
+        )
     if turns is not None:
         if not 1 <= turns <= 50:
             raise UsageProblem(f"--turns {turns}: choose 1 to 50 turns")
@@ -95,10 +108,35 @@ def _load(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
     return scenario, troupes, options
 
 
+def _parse_workers(arg: str | None) -> int | None:
+    """`--workers` is read here rather than by the option parser so a typo is one line, not a usage box."""
+    if arg is None:
+        return None
+    try:
+        return int(arg)
+    except ValueError:
+        raise UsageProblem(f"--workers {arg}: a whole number of worker processes, e.g. 2") from None
+
+
 CSV_COLUMNS = [
-    "troupe_a", "troupe_b", "index", "seed", "sides", "side0", "side1", "winner", "winner_troupe", "turns",
-    "battle_points_a", "battle_points_b", "battle_points_per_turn_a", "battle_points_per_turn_b",
-    "kos_a", "kos_b", "reason", "command",
+    "troupe_a",
+    "troupe_b",
+    "index",
+    "seed",
+    "sides",
+    "side0",
+    "side1",
+    "winner",
+    "winner_troupe",
+    "turns",
+    "battle_points_a",
+    "battle_points_b",
+    "battle_points_per_turn_a",
+    "battle_points_per_turn_b",
+    "kos_a",
+    "kos_b",
+    "reason",
+    "command",
 ]
 
 
@@ -116,12 +154,28 @@ class _CsvSink:
         m = self.plan.matchups[r.matchup]
         side0, side1 = (m.a_arg, m.b_arg) if r.a_side == 0 else (m.b_arg, m.a_arg)
         winner = outcome_name(r.outcome)
-        self.writer.writerow([
-            m.a_arg, m.b_arg, r.index, r.seed, "A,B" if r.a_side == 0 else "B,A", side0, side1, winner,
-            {"A": m.a_arg, "B": m.b_arg}.get(winner, ""), r.turns, sum(r.bp_a), sum(r.bp_b),
-            ";".join(map(str, r.bp_a)), ";".join(map(str, r.bp_b)), r.kos_a, r.kos_b, r.reason,
-            self.plan.command(r.matchup, r.index),
-        ])
+        self.writer.writerow(
+            [
+                m.a_arg,
+                m.b_arg,
+                r.index,
+                r.seed,
+                "A,B" if r.a_side == 0 else "B,A",
+                side0,
+                side1,
+                winner,
+                {"A": m.a_arg, "B": m.b_arg}.get(winner, ""),
+                r.turns,
+                sum(r.bp_a),
+                sum(r.bp_b),
+                ";".join(map(str, r.bp_a)),
+                ";".join(map(str, r.bp_b)),
+                r.kos_a,
+                r.kos_b,
+                r.reason,
+                self.plan.command(r.matchup, r.index),
+            ]
+        )
 
 
 class _Bar:
@@ -137,8 +191,13 @@ class _Bar:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self.progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=self.console, transient=True,
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=True,
         )
         self.task = self.progress.add_task(label, total=total, rate="")
 
@@ -168,14 +227,41 @@ def _fmt_ci(ci: tuple[float, float] | list[float]) -> str:
 
 
 def run_test_troupes(
-    troupes: list[str], scenario_arg: str | None, games: int, seed: int, workers: int | None, executor: str,
-    scheduler: str | None, json_out: bool, csv_out: str | None, plot_out: str | None, compare: str | None,
-    round_robin: bool, stop_width: float | None, batch: int | None, turns: int | None, option_args: list[str],
-    bots: str, save_replays: str | None,
+    troupes: list[str],
+    scenario_arg: str | None,
+    games: int,
+    seed: int,
+    workers_arg: str | None,
+    executor: str,
+    scheduler: str | None,
+    json_out: bool,
+    csv_out: str | None,
+    plot_out: str | None,
+    compare: str | None,
+    round_robin: bool,
+    stop_width: float | None,
+    batch: int | None,
+    turns: int | None,
+    option_args: list[str],
+    bots: str,
+    save_replays: str | None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
-    _check_flags(troupes, games, seed, workers, executor, scheduler, compare, round_robin, stop_width, batch,
-                 {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays}, bots)
+    workers = _parse_workers(workers_arg)
+    _check_flags(
+        troupes,
+        games,
+        seed,
+        workers,
+        executor,
+        scheduler,
+        compare,
+        round_robin,
+        stop_width,
+        batch,
+        {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays},
+        bots,
+    )
     if plot_out is not None:
         try:
             import matplotlib  # noqa: F401
@@ -199,8 +285,17 @@ def run_test_troupes(
     matchups = tuple(Matchup(loaded[i], loaded[j], args[i], args[j]) for i, j in pairs)
     if save_replays is not None:
         Path(save_replays).mkdir(exist_ok=True)
-    plan = Plan(scenario, matchups, options, seed, policy=bots, scenario_arg=scenario_arg or DEFAULT_SCENARIO,
-                turns=turns, option_args=tuple(option_args), replay_dir=save_replays)
+    plan = Plan(
+        scenario,
+        matchups,
+        options,
+        seed,
+        policy=bots,
+        scenario_arg=scenario_arg or DEFAULT_SCENARIO,
+        turns=turns,
+        option_args=tuple(option_args),
+        replay_dir=save_replays,
+    )
     n_workers = workers if workers is not None else default_workers()
     size = batch if batch is not None else default_batch_size(games)
     label = "Round robin" if round_robin else f"{loaded[0].title} v {loaded[1].title}"
@@ -208,17 +303,33 @@ def run_test_troupes(
     try:
         sink = _CsvSink(csv_fh, plan) if csv_fh is not None else None
         with make_executor(executor, n_workers, scheduler) as ex, _Bar(games, label) as bar:
-            result = run(plan, games, ex, batch_size=size, window=max(4, 3 * n_workers),
-                         stop=width_rule(stop_width) if stop_width is not None else None,
-                         paired=compare is not None, on_record=sink, on_progress=bar.update)
+            result = run(
+                plan,
+                games,
+                ex,
+                batch_size=size,
+                window=max(4, 3 * n_workers),
+                stop=width_rule(stop_width) if stop_width is not None else None,
+                paired=compare is not None,
+                on_record=sink,
+                on_progress=bar.update,
+            )
     except ExecutorUnavailable as exc:
         raise UsageProblem(str(exc)) from None
     finally:
         if csv_fh is not None:
             csv_fh.close()
-    meta = {"scenario": scenario.name, "seed": seed, "games_requested": games, "stopped_early": result.stopped_early,
-            "batch_size": size, "workers": n_workers, "executor": executor, "seconds": result.seconds,
-            "games_per_second": result.games_per_second}
+    meta = {
+        "scenario": scenario.name,
+        "seed": seed,
+        "games_requested": games,
+        "stopped_early": result.stopped_early,
+        "batch_size": size,
+        "workers": n_workers,
+        "executor": executor,
+        "seconds": result.seconds,
+        "games_per_second": result.games_per_second,
+    }
     if round_robin:
         report = _round_robin_report(result, args, loaded, pairs, meta)
     else:
@@ -249,18 +360,29 @@ def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[
         diff, (low, high) = paired_difference(result.paired)
         p = result.paired
         report["compare"] = {
-            "troupe": compare, "games": other["games"], "wins": other["wins_a"], "losses": other["wins_b"],
-            "draws": other["draws"], "win_rate": other["win_rate_a"], "ci95": other["ci95_a"],
-            "difference": diff, "ci95_difference": [low, high],
-            "paired": {"both_won": p.both, "only_original_won": p.only_first, "only_variant_won": p.only_second,
-                       "neither_won": p.neither},
+            "troupe": compare,
+            "games": other["games"],
+            "wins": other["wins_a"],
+            "losses": other["wins_b"],
+            "draws": other["draws"],
+            "win_rate": other["win_rate_a"],
+            "ci95": other["ci95_a"],
+            "difference": diff,
+            "ci95_difference": [low, high],
+            "paired": {
+                "both_won": p.both,
+                "only_original_won": p.only_first,
+                "only_variant_won": p.only_second,
+                "neither_won": p.neither,
+            },
             "detail": other,
         }
     return report
 
 
-def _round_robin_report(result: Any, args: list[str], loaded: list[Any], pairs: list[tuple[int, int]],
-                        meta: dict[str, Any]) -> dict[str, Any]:
+def _round_robin_report(
+    result: Any, args: list[str], loaded: list[Any], pairs: list[tuple[int, int]], meta: dict[str, Any]
+) -> dict[str, Any]:
     n = len(args)
     matrix: list[list[float | None]] = [[None] * n for _ in range(n)]
     rows = []
@@ -268,14 +390,39 @@ def _round_robin_report(result: Any, args: list[str], loaded: list[Any], pairs: 
         s = t.summary()
         matrix[i][j] = s["win_rate_a"]
         matrix[j][i] = s["win_rate_b"]
-        rows.append({"troupe_a": args[i], "troupe_b": args[j], **{k: s[k] for k in (
-            "games", "wins_a", "wins_b", "draws", "win_rate_a", "ci95_a", "win_rate_b", "ci95_b", "mean_turns")}})
+        rows.append(
+            {
+                "troupe_a": args[i],
+                "troupe_b": args[j],
+                **{
+                    k: s[k]
+                    for k in (
+                        "games",
+                        "wins_a",
+                        "wins_b",
+                        "draws",
+                        "win_rate_a",
+                        "ci95_a",
+                        "win_rate_b",
+                        "ci95_b",
+                        "mean_turns",
+                    )
+                },
+            }
+        )
     overall = []
     for i in range(n):
         rates = [v for v in matrix[i] if v is not None]
         overall.append(sum(rates) / len(rates) if rates else 0.0)
-    return {"troupes": args, "titles": [t.title for t in loaded], "games": result.games_played,
-            "matrix": matrix, "mean_win_rate": overall, "pairs": rows, **meta}
+    return {
+        "troupes": args,
+        "titles": [t.title for t in loaded],
+        "games": result.games_played,
+        "matrix": matrix,
+        "mean_win_rate": overall,
+        "pairs": rows,
+        **meta,
+    }
 
 
 def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded: list[Any]) -> None:
@@ -287,8 +434,10 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         console = Console(width=130)
     if round_robin:
         names = report["troupes"]
-        table = Table(title=f"Round robin: win rate of the row troupe ({report['games']} games per pair, "
-                      f"scenario {report['scenario']}, seed {report['seed']})")
+        table = Table(
+            title=f"Round robin: win rate of the row troupe ({report['games']} games per pair, "
+            f"scenario {report['scenario']}, seed {report['seed']})"
+        )
         table.add_column("troupe")
         for name in names:
             table.add_column(name, justify="right")
@@ -298,37 +447,76 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
             table.add_row(name, *cells, f"{report['mean_win_rate'][i]:.1%}")
         console.print(table)
         for p in report["pairs"]:
-            console.print(f"  {p['troupe_a']} v {p['troupe_b']}: {p['wins_a']}-{p['wins_b']}-{p['draws']} "
-                          f"(A {p['win_rate_a']:.1%} {_fmt_ci(p['ci95_a'])})")
+            console.print(
+                f"  {p['troupe_a']} v {p['troupe_b']}: {p['wins_a']}-{p['wins_b']}-{p['draws']} "
+                f"(A {p['win_rate_a']:.1%} {_fmt_ci(p['ci95_a'])})"
+            )
     else:
-        a, b = report["troupe_a"], report["troupe_b"]
-        table = Table(title=f"{loaded[0].title} (A) v {loaded[1].title} (B) — {report['games']} games, scenario "
-                      f"{report['scenario']}, seed {report['seed']}")
-        for col in ("troupe", "games", "A wins", "B wins", "draws", "A win rate", "95% interval", "mean BP A",
-                    "mean BP B", "mean turns"):
+        a = report["troupe_a"]
+        table = Table(
+            title=f"{loaded[0].title} (A) v {loaded[1].title} (B) — {report['games']} games, scenario "
+            f"{report['scenario']}, seed {report['seed']}"
+        )
+        for col in (
+            "troupe",
+            "games",
+            "A wins",
+            "B wins",
+            "draws",
+            "A win rate",
+            "95% interval",
+            "mean BP A",
+            "mean BP B",
+            "mean turns",
+        ):
             table.add_column(col, justify="left" if col == "troupe" else "right")
-        table.add_row(a, str(report["games"]), str(report["wins_a"]), str(report["wins_b"]), str(report["draws"]),
-                      f"{report['win_rate_a']:.1%}", _fmt_ci(report["ci95_a"]),
-                      f"{report['mean_battle_points_a']:.2f}", f"{report['mean_battle_points_b']:.2f}",
-                      f"{report['mean_turns']:.2f}")
+        table.add_row(
+            a,
+            str(report["games"]),
+            str(report["wins_a"]),
+            str(report["wins_b"]),
+            str(report["draws"]),
+            f"{report['win_rate_a']:.1%}",
+            _fmt_ci(report["ci95_a"]),
+            f"{report['mean_battle_points_a']:.2f}",
+            f"{report['mean_battle_points_b']:.2f}",
+            f"{report['mean_turns']:.2f}",
+        )
         comp = report.get("compare")
         if comp:
             d = comp["detail"]
-            table.add_row(comp["troupe"], str(comp["games"]), str(comp["wins"]), str(comp["losses"]),
-                          str(comp["draws"]), f"{comp['win_rate']:.1%}", _fmt_ci(comp["ci95"]),
-                          f"{d['mean_battle_points_a']:.2f}", f"{d['mean_battle_points_b']:.2f}",
-                          f"{d['mean_turns']:.2f}")
+            table.add_row(
+                comp["troupe"],
+                str(comp["games"]),
+                str(comp["wins"]),
+                str(comp["losses"]),
+                str(comp["draws"]),
+                f"{comp['win_rate']:.1%}",
+                _fmt_ci(comp["ci95"]),
+                f"{d['mean_battle_points_a']:.2f}",
+                f"{d['mean_battle_points_b']:.2f}",
+                f"{d['mean_turns']:.2f}",
+            )
         console.print(table)
         if comp:
-            console.print(f"Paired difference ({comp['troupe']} minus {a}, same seeds): "
-                          f"{comp['difference']:+.1%} {_fmt_ci(comp['ci95_difference'])}")
+            console.print(
+                f"Paired difference ({comp['troupe']} minus {a}, same seeds): "
+                f"{comp['difference']:+.1%} {_fmt_ci(comp['ci95_difference'])}"
+            )
         for side, title, key in (("A", loaded[0].title, "models_a"), ("B", loaded[1].title, "models_b")):
             mt = Table(title=f"{side}: {title}, per model and game")
             for col in ("model", "KOs", "damage dealt", "damage taken", "survival", "AP spent", "abilities"):
                 mt.add_column(col, justify="left" if col == "model" else "right")
             for name, v in report[key].items():
-                mt.add_row(name, f"{v['kos']:.2f}", f"{v['damage_dealt']:.2f}", f"{v['damage_taken']:.2f}",
-                           f"{v['survival']:.0%}", f"{v['ap_spent']:.2f}", f"{v['abilities_used']:.2f}")
+                mt.add_row(
+                    name,
+                    f"{v['kos']:.2f}",
+                    f"{v['damage_dealt']:.2f}",
+                    f"{v['damage_taken']:.2f}",
+                    f"{v['survival']:.0%}",
+                    f"{v['ap_spent']:.2f}",
+                    f"{v['abilities_used']:.2f}",
+                )
             console.print(mt)
         per_a = " ".join(f"{x:.2f}" for x in report["battle_points_per_turn_a"])
         per_b = " ".join(f"{x:.2f}" for x in report["battle_points_per_turn_b"])
@@ -336,26 +524,43 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         ends = ", ".join(f"{k}: {v}" for k, v in report["end_reasons"].items())
         console.print(f"Game ends — {ends}")
     stop = " (stopped early: interval narrow enough)" if report["stopped_early"] else ""
-    console.print(f"{result.games_played} of {report['games_requested']} games{stop}; "
-                  f"{report['games_per_second']:.1f} games/s on {report['workers']} {report['executor']} worker(s)")
+    console.print(
+        f"{result.games_played} of {report['games_requested']} games{stop}; "
+        f"{report['games_per_second']:.1f} games/s on {report['workers']} {report['executor']} worker(s)"
+    )
 
 
-def _plot(result: Any, report: dict[str, Any], path: str, round_robin: bool, loaded: list[Any],
-          args: list[str]) -> None:
+def _plot(
+    result: Any, report: dict[str, Any], path: str, round_robin: bool, loaded: list[Any], args: list[str]
+) -> None:
     from skirmish.sim.plots import plot_matrix, plot_run
 
     if round_robin:
-        plot_matrix(path, [t.title for t in loaded], report["matrix"],
-                    f"Round robin on {report['scenario']} ({report['games']} games per pair)")
+        plot_matrix(
+            path,
+            [t.title for t in loaded],
+            report["matrix"],
+            f"Round robin on {report['scenario']} ({report['games']} games per pair)",
+        )
         return
     t0 = result.tallies[0]
     series = [(f"{loaded[0].title} v {loaded[1].title}", bytes(t0.outcomes))]
     if len(result.tallies) > 1:
         series.append((f"{loaded[2].title} (variant) v {loaded[1].title}", bytes(result.tallies[1].outcomes)))
-    models = [(f"A {k}", v.means()["damage_dealt"], v.means()["damage_taken"]) for k, v in t0.models_a.items()]
-    models += [(f"B {k}", v.means()["damage_dealt"], v.means()["damage_taken"]) for k, v in t0.models_b.items()]
-    plot_run(path, f"{loaded[0].title} (A) v {loaded[1].title} (B) on {report['scenario']}, "
-             f"{result.games_played} games, seed {report['seed']}", series, models, bytes(t0.lengths))
+    models = [
+        (f"A {k}", v.means()["damage_dealt"], v.means()["damage_taken"]) for k, v in t0.models_a.items()
+    ]
+    models += [
+        (f"B {k}", v.means()["damage_dealt"], v.means()["damage_taken"]) for k, v in t0.models_b.items()
+    ]
+    plot_run(
+        path,
+        f"{loaded[0].title} (A) v {loaded[1].title} (B) on {report['scenario']}, "
+        f"{result.games_played} games, seed {report['seed']}",
+        series,
+        models,
+        bytes(t0.lengths),
+    )
 
 
 def odds_table(a_arg: str, b_arg: str, json_out: bool) -> None:
@@ -394,20 +599,36 @@ def odds_table(a_arg: str, b_arg: str, json_out: bool) -> None:
     for name, _ in COVERS:
         st.add_column(name, justify="right")
     for r in shots:
-        st.add_row(r.shooter, r.weapon, r.target, *(
-            "impossible" if o.impossible else f"{pct(o.hit)} / {pct(o.wound)} / {pct(o.ko)}" for o in r.odds))
+        st.add_row(
+            r.shooter,
+            r.weapon,
+            r.target,
+            *(
+                "impossible" if o.impossible else f"{pct(o.hit)} / {pct(o.wound)} / {pct(o.ko)}"
+                for o in r.odds
+            ),
+        )
     if shots:
         console.print(st)
     else:
         console.print(f"{a.title} has no ranged attacks.")
-    mt = Table(title=f"Melee: {a.title} (A) v {b.title} (B) — A hits / B hits / A wounds B / B wounds A "
-               f"({SITUATIONS['melee']})")
+    mt = Table(
+        title=f"Melee: {a.title} (A) v {b.title} (B) — A hits / B hits / A wounds B / B wounds A "
+        f"({SITUATIONS['melee']})"
+    )
     mt.add_column("A model")
     mt.add_column("B model")
     mt.add_column("open", justify="right")
     mt.add_column("B in cover", justify="right")
     for r in melees:
-        mt.add_row(r.attacker, r.defender, *(
-            f"{pct(o.attacker_hits)} / {pct(o.defender_hits)} / {pct(o.defender_wounded)} / {pct(o.attacker_wounded)}"
-            for o in r.odds))
+        mt.add_row(
+            r.attacker,
+            r.defender,
+            *(
+                " / ".join(
+                    pct(x) for x in (o.attacker_hits, o.defender_hits, o.defender_wounded, o.attacker_wounded)
+                )
+                for o in r.odds
+            ),
+        )
     console.print(mt)

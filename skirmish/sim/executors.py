@@ -66,12 +66,19 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[Executor]:
 
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ExecutorUnavailable("--executor dask: Dask is not installed (pip install 'skirmish[dask]')") from None
+        raise ExecutorUnavailable(
+            "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
+        ) from None
     cluster: Any = None
     try:
         if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
             client = Client(cluster)
         else:
             client = Client(scheduler, timeout="10s")

@@ -62,8 +62,20 @@ class Plan:
         """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
         m = self.matchups[matchup]
         first, second = (m.a_arg, m.b_arg) if a_side(index) == 0 else (m.b_arg, m.a_arg)
-        parts = ["skirmish", "play", self.scenario_arg, "--troupe", first, "--troupe", second,
-                 "--seed", str(self.game_seed(index)), "--headless", "--bots", self.policy]
+        parts = [
+            "skirmish",
+            "play",
+            self.scenario_arg,
+            "--troupe",
+            first,
+            "--troupe",
+            second,
+            "--seed",
+            str(self.game_seed(index)),
+            "--headless",
+            "--bots",
+            self.policy,
+        ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
         for opt in self.option_args:
@@ -167,8 +179,14 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
     policies = [plan.policy] * len(troupes)
-    game = Game(plan.scenario, troupes, seed=seed, options=plan.options, bots=policies,
-                record_log=plan.replay_dir is not None)
+    game = Game(
+        plan.scenario,
+        troupes,
+        seed=seed,
+        options=plan.options,
+        bots=policies,
+        record_log=plan.replay_dir is not None,
+    )
     counters = _Counters(game)
     bots = seat_bots(game, policies)
     for _ in range(MAX_ACTIONS):
@@ -189,22 +207,39 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
         save_game(game, Path(plan.replay_dir) / f"game_m{matchup}_{index:06d}.json")
     s = game.state
     side_b = 1 - side_a
-    if s.winning_team is None:
-        outcome = DRAW
-    else:
+    outcome = DRAW
+    if s.winning_team is not None:
         outcome = WIN_A if s.players[side_a].team == s.winning_team else WIN_B
     ko_by = s.extra.get("ko_by", {})
     kos = [sum(1 for x in s.models if x.player != p and x.ko and ko_by.get(x.id) == p) for p in (0, 1)]
     lines: list[list[ModelLine]] = [[], []]
     for x in s.models:
         i = x.index
-        lines[x.player].append(ModelLine(model_key(x), counters.dealt[i], counters.taken[i], counters.kos[i],
-                                         not x.ko and not x.removed, counters.ap[i], counters.abilities[i]))
+        lines[x.player].append(
+            ModelLine(
+                model_key(x),
+                counters.dealt[i],
+                counters.taken[i],
+                counters.kos[i],
+                not x.ko and not x.removed,
+                counters.ap[i],
+                counters.abilities[i],
+            )
+        )
     return GameRecord(
-        matchup=matchup, index=index, seed=seed, a_side=side_a, outcome=outcome, turns=s.turn,
+        matchup=matchup,
+        index=index,
+        seed=seed,
+        a_side=side_a,
+        outcome=outcome,
+        turns=s.turn,
         reason=s.result_reason,
-        bp_a=tuple(s.players[side_a].battle_points), bp_b=tuple(s.players[side_b].battle_points),
-        kos_a=kos[side_a], kos_b=kos[side_b], models_a=lines[side_a], models_b=lines[side_b],
+        bp_a=tuple(s.players[side_a].battle_points),
+        bp_b=tuple(s.players[side_b].battle_points),
+        kos_a=kos[side_a],
+        kos_b=kos[side_b],
+        models_a=lines[side_a],
+        models_b=lines[side_b],
     )
 
 

@@ -23,8 +23,8 @@ COVERS: tuple[tuple[str, int], ...] = (("open", 0), ("light cover", 1), ("cover"
 """Target positions for shooting: in the open, light cover, and medium or dense cover (same modifiers)."""
 
 SITUATIONS = {
-    "shooting": "shooter in the open on level ground, no friend within 5\", target at full HP; "
-                "`cover` means medium or dense cover",
+    "shooting": 'shooter in the open on level ground, no friend within 5", target at full HP; '
+    "`cover` means medium or dense cover",
     "melee": "a plain exchange, nobody charging; `cover`: B's model stands in medium or dense cover",
 }
 
@@ -43,17 +43,29 @@ class Shot:
 
 
 def shots_of(profile: Profile, armoury: Armoury) -> list[Shot]:
-    """Ranged weapons, then shooting-step ranged-attack abilities, in profile order (as the engine lists them)."""
+    """Ranged weapons, then shooting ranged-attack abilities, in profile order, as the engine has them."""
     weapons = armoury.weapon_by_name()
     abilities = armoury.ability_by_name()
-    out = [Shot(w.name, w.title, w.damage, w.shield_breaker, 0, w.element, 0)
-           for w in (weapons[n] for n in profile.weapons if n in weapons) if w.kind is WeaponKind.ranged]
+    out = [
+        Shot(w.name, w.title, w.damage, w.shield_breaker, 0, w.element, 0)
+        for w in (weapons[n] for n in profile.weapons if n in weapons)
+        if w.kind is WeaponKind.ranged
+    ]
     for a in (abilities[n] for n in profile.abilities if n in abilities):
         if a.effect == "ranged_attack" and a.timing.value == "shooting":
             p = a.params
             element = p.get("element") or a.element
-            out.append(Shot(a.name, a.title, int(p.get("damage", 1)), bool(p.get("shield_breaker", False)),
-                            int(p.get("bonus", 0)), str(element) if element else None, a.ap_cost))
+            out.append(
+                Shot(
+                    a.name,
+                    a.title,
+                    int(p.get("damage", 1)),
+                    bool(p.get("shield_breaker", False)),
+                    int(p.get("bonus", 0)),
+                    str(element) if element else None,
+                    a.ap_cost,
+                )
+            )
     return out
 
 
@@ -117,7 +129,9 @@ def odds_table(a: Troupe, b: Troupe) -> tuple[list[ShotRow], list[MeleeRow]]:
                 row = []
                 for _, cover in COVERS:
                     att, dod = shot_scores(pa, pb, shot, cover)
-                    row.append(shot_odds(att, dod, armour, shield, False, shot.shield_breaker, shot.damage, pb.hp))
+                    row.append(
+                        shot_odds(att, dod, armour, shield, False, shot.shield_breaker, shot.damage, pb.hp)
+                    )
                 shots.append(ShotRow(pa.title, shot.title, pb.title, tuple(row)))
     for pa in _models(a):
         _, dmg_a, sb_a, two_a = melee_weapon(pa, arm_a)
@@ -128,7 +142,9 @@ def odds_table(a: Troupe, b: Troupe) -> tuple[list[ShotRow], list[MeleeRow]]:
             att = pa.combat + int(two_a) - int(pb.shield is not None)
             dfd = pb.combat + int(two_b) - int(pa.shield is not None)
             pair = tuple(
-                melee_odds(att, dfd + extra, sa[0], sa[1], sbv[0], sbv[1], sb_a, sb_b, dmg_a, dmg_b, pa.hp, pb.hp)
+                melee_odds(
+                    att, dfd + extra, sa[0], sa[1], sbv[0], sbv[1], sb_a, sb_b, dmg_a, dmg_b, pa.hp, pb.hp
+                )
                 for extra in (0, 1)
             )
             melees.append(MeleeRow(pa.title, pb.title, (pair[0], pair[1])))
@@ -137,14 +153,25 @@ def odds_table(a: Troupe, b: Troupe) -> tuple[list[ShotRow], list[MeleeRow]]:
 
 def as_json(a: Troupe, b: Troupe, shots: list[ShotRow], melees: list[MeleeRow]) -> dict[str, Any]:
     return {
-        "troupe_a": a.name, "troupe_b": b.name, "situations": SITUATIONS,
+        "troupe_a": a.name,
+        "troupe_b": b.name,
+        "situations": SITUATIONS,
         "shooting": [
-            {"shooter": r.shooter, "weapon": r.weapon, "target": r.target,
-             **{name.replace(" ", "_"): o.as_dict() for (name, _), o in zip(COVERS, r.odds, strict=True)}}
+            {
+                "shooter": r.shooter,
+                "weapon": r.weapon,
+                "target": r.target,
+                **{name.replace(" ", "_"): o.as_dict() for (name, _), o in zip(COVERS, r.odds, strict=True)},
+            }
             for r in shots
         ],
         "melee": [
-            {"attacker": r.attacker, "defender": r.defender, "open": r.odds[0].as_dict(), "cover": r.odds[1].as_dict()}
+            {
+                "attacker": r.attacker,
+                "defender": r.defender,
+                "open": r.odds[0].as_dict(),
+                "cover": r.odds[1].as_dict(),
+            }
             for r in melees
         ],
     }

@@ -46,8 +46,13 @@ def running_rate(outcomes: bytes) -> tuple[list[int], list[float], list[float], 
     return xs, rate, low, high
 
 
-def plot_run(path: str | Path, title: str, series: Sequence[tuple[str, bytes]],
-             models: Sequence[tuple[str, float, float]], lengths: bytes) -> None:
+def plot_run(
+    path: str | Path,
+    title: str,
+    series: Sequence[tuple[str, bytes]],
+    models: Sequence[tuple[str, float, float]],
+    lengths: bytes,
+) -> None:
     """Write the three-panel figure for one run.
 
     `series`: (label, outcome bytes) per matchup, drawn as running win rate with its band;
@@ -97,7 +102,9 @@ def plot_run(path: str | Path, title: str, series: Sequence[tuple[str, bytes]],
     plt.close(fig)
 
 
-def plot_matrix(path: str | Path, names: Sequence[str], matrix: Sequence[Sequence[float | None]], title: str) -> None:
+def plot_matrix(
+    path: str | Path, names: Sequence[str], matrix: Sequence[Sequence[float | None]], title: str
+) -> None:
     """A heatmap of row-troupe's win rate against column-troupe (blank diagonal)."""
     plt = _pyplot()
     import numpy as np

@@ -43,8 +43,12 @@ class ModelTotals:
     def means(self) -> dict[str, float]:
         g = max(1, self.games)
         return {
-            "kos": self.kos / g, "damage_dealt": self.damage_dealt / g, "damage_taken": self.damage_taken / g,
-            "survival": self.survived / g, "ap_spent": self.ap_spent / g, "abilities_used": self.abilities / g,
+            "kos": self.kos / g,
+            "damage_dealt": self.damage_dealt / g,
+            "damage_taken": self.damage_taken / g,
+            "survival": self.survived / g,
+            "ap_spent": self.ap_spent / g,
+            "abilities_used": self.abilities / g,
         }
 
 
@@ -115,14 +119,24 @@ class Tally:
         g = max(1, self.games)
         low, high = self.ci95_a()
         return {
-            "games": self.games, "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
-            "win_rate_a": self.win_rate_a, "ci95_a": [low, high],
-            "win_rate_b": self.wins_b / g if self.games else 0.0, "ci95_b": list(wilson(self.wins_b, self.games)),
+            "games": self.games,
+            "wins_a": self.wins_a,
+            "wins_b": self.wins_b,
+            "draws": self.draws,
+            "win_rate_a": self.win_rate_a,
+            "ci95_a": [low, high],
+            "win_rate_b": self.wins_b / g if self.games else 0.0,
+            "ci95_b": list(wilson(self.wins_b, self.games)),
             "draw_rate": self.draws / g if self.games else 0.0,
-            "mean_turns": self.turns / g, "mean_battle_points_a": self.bp_a / g, "mean_battle_points_b": self.bp_b / g,
-            "mean_kos_a": self.kos_a / g, "mean_kos_b": self.kos_b / g,
+            "mean_turns": self.turns / g,
+            "mean_battle_points_a": self.bp_a / g,
+            "mean_battle_points_b": self.bp_b / g,
+            "mean_kos_a": self.kos_a / g,
+            "mean_kos_b": self.kos_b / g,
             "battle_points_per_turn_a": [s / n for s, n in zip(self.bp_turn_a, self.bp_turn_n, strict=True)],
-            "battle_points_per_turn_b": [s / n for s, n in zip(self.bp_turn_b, self._bp_turn_n_b, strict=True)],
+            "battle_points_per_turn_b": [
+                s / n for s, n in zip(self.bp_turn_b, self._bp_turn_n_b, strict=True)
+            ],
             "end_reasons": dict(sorted(self.reasons.items())),
             "models_a": {k: v.means() for k, v in self.models_a.items()},
             "models_b": {k: v.means() for k, v in self.models_b.items()},
