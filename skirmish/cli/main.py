@@ -177,7 +177,7 @@ def test_troupes_cmd(
     scenario: Annotated[str | None, typer.Option("--scenario", help="Scenario name or file (default open_battle).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games per matchup (the most, with --stop-width).")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: game i uses derive_seed(seed, i).")] = 1,
-    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes (default: the cores).")] = None,
+    workers: Annotated[str | None, typer.Option("--workers", help="Worker processes (default: the cores).")] = None,
     executor: Annotated[str, typer.Option("--executor", help="local (processes) or dask.")] = "local",
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
