@@ -33,8 +33,11 @@ class HeuristicBot:
             return self._pending(game)
         step = s.step
         chooser = {
-            "movement": self._movement, "take_cover": self._take_cover, "shooting": self._shooting,
-            "charges": self._charges, "advances": self._advances,
+            "movement": self._movement,
+            "take_cover": self._take_cover,
+            "shooting": self._shooting,
+            "charges": self._charges,
+            "advances": self._advances,
         }.get(step)
         if chooser is not None:
             action = chooser(game)
@@ -77,11 +80,20 @@ class HeuristicBot:
 
         ma, ms = saves_of(game, me)
         ta, ts = saves_of(game, foe)
-        odds = melee_odds(mine, theirs, attacker_armour=ma, attacker_shield=ms, defender_armour=ta,
-                          defender_shield=ts, attacker_shield_breaker=bool(mw and mw.shield_breaker),
-                          defender_shield_breaker=bool(tw and tw.shield_breaker),
-                          attacker_damage=mw.damage if mw else 1, defender_damage=tw.damage if tw else 1,
-                          attacker_hp=me.hp, defender_hp=foe.hp)
+        odds = melee_odds(
+            mine,
+            theirs,
+            attacker_armour=ma,
+            attacker_shield=ms,
+            defender_armour=ta,
+            defender_shield=ts,
+            attacker_shield_breaker=bool(mw and mw.shield_breaker),
+            defender_shield_breaker=bool(tw and tw.shield_breaker),
+            attacker_damage=mw.damage if mw else 1,
+            defender_damage=tw.damage if tw else 1,
+            attacker_hp=me.hp,
+            defender_hp=foe.hp,
+        )
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
     # ------------------------------------------------------------- Move Phase
@@ -147,8 +159,10 @@ class HeuristicBot:
             poly = shapely.Polygon(z.polygon)
             c = poly.representative_point()
             centre = np.array([c.x, c.y])
-            ranked = sorted((x for x in mine if x.id not in taken),
-                            key=lambda x: (float(np.hypot(*(s.xy[x.index] - centre))), x.index))
+            ranked = sorted(
+                (x for x in mine if x.id not in taken),
+                key=lambda x: (float(np.hypot(*(s.xy[x.index] - centre))), x.index),
+            )
             for x in ranked[:3]:
                 taken.add(x.id)
                 if x is m:
@@ -164,8 +178,10 @@ class HeuristicBot:
             return None
         zone = self._zone_duty(game, m)
         if zone is not None:
-            inside = any(shapely.contains_xy(shapely.Polygon(z.polygon), *s.xy[m.index])
-                         for z in game.scenario.scoring.zones)
+            inside = any(
+                shapely.contains_xy(shapely.Polygon(z.polygon), *s.xy[m.index])
+                for z in game.scenario.scoring.zones
+            )
             if inside:
                 return None
             goals = [zone]
@@ -184,7 +200,9 @@ class HeuristicBot:
             return None
         return candidates[best]
 
-    def _score_positions(self, game: Game, m: ModelState, ends: np.ndarray, zones: list[np.ndarray]) -> np.ndarray:
+    def _score_positions(
+        self, game: Game, m: ModelState, ends: np.ndarray, zones: list[np.ndarray]
+    ) -> np.ndarray:
         """Cheap value of standing at each point: cover, the right distance to the enemy, zones."""
         s = game.state
         rank, _ = game.table.cover_of(ends)
@@ -194,8 +212,11 @@ class HeuristicBot:
         foes = self._foes(game, m)
         fxy = np.array([s.xy[f.index] for f in foes])
         fr = np.array([s.radii[f.index] for f in foes])
-        d = np.hypot(ends[:, None, 0] - fxy[None, :, 0], ends[:, None, 1] - fxy[None, :, 1]) - fr[None, :] \
+        d = (
+            np.hypot(ends[:, None, 0] - fxy[None, :, 0], ends[:, None, 1] - fxy[None, :, 1])
+            - fr[None, :]
             - s.radii[m.index]
+        )
         nearest = d.min(axis=1)
         if self._is_shooter(game, m):
             want = max(2.0, self._best_range(game, m) - 2.0)
@@ -214,7 +235,9 @@ class HeuristicBot:
             assert isinstance(a, TakeCover)
             m = game.model(a.model)
             foes = self._foes(game, m)
-            threatened = any(self._best_range(game, f) >= game.distance(f, m) and game.sees(f, m) for f in foes)
+            threatened = any(
+                self._best_range(game, f) >= game.distance(f, m) and game.sees(f, m) for f in foes
+            )
             my_shots = any(self._best_range(game, m) >= game.distance(m, f) and game.sees(m, f) for f in foes)
             charge_near = any(game.distance(m, f) <= m.profile.charge for f in foes)
             if threatened and not my_shots and not charge_near:
@@ -224,8 +247,11 @@ class HeuristicBot:
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
         for a in abilities.candidates(game, game.state.active_player):
-            ab = next(x for x in abilities.abilities_of(game.model(a.model), game.armoury(game.model(a.model)))
-                      if x.name == a.ability)
+            ab = next(
+                x
+                for x in abilities.abilities_of(game.model(a.model), game.armoury(game.model(a.model)))
+                if x.name == a.ability
+            )
             if ab.effect == "heal":
                 return a
         best: tuple[float, Shoot] | None = None
@@ -239,8 +265,16 @@ class HeuristicBot:
             from skirmish.engine.damage import saves_of
 
             armour, shield = saves_of(game, target)
-            odds = shot_odds(attack.base_total, dodge.base_total, armour, shield, target.taking_cover,
-                             spec.shield_breaker, spec.damage, target.hp)
+            odds = shot_odds(
+                attack.base_total,
+                dodge.base_total,
+                armour,
+                shield,
+                target.taking_cover,
+                spec.shield_breaker,
+                spec.damage,
+                target.hp,
+            )
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
@@ -257,8 +291,9 @@ class HeuristicBot:
         for a in abilities.candidates(game, game.state.active_player):
             m = game.model(a.model)
             ab = next(x for x in abilities.abilities_of(m, game.armoury(m)) if x.name == a.ability)
-            if ab.effect == "buff" and (game.in_melee(m) or any(
-                    game.distance(m, f) <= m.profile.charge for f in self._foes(game, m))):
+            if ab.effect == "buff" and (
+                game.in_melee(m) or any(game.distance(m, f) <= m.profile.charge for f in self._foes(game, m))
+            ):
                 return a
             if ab.effect == "chi_block":
                 return a
@@ -308,10 +343,13 @@ class HeuristicBot:
                 if float(np.hypot(*to_zone)) < 1.0:
                     continue
                 to_zone = to_zone / float(np.hypot(*to_zone))
-                targets = [f for f in targets
-                           if float(np.dot(game.state.xy[f.index] - here, to_zone))
-                           > float(np.hypot(*(zone - here))) * 0.9
-                           and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8]
+                targets = [
+                    f
+                    for f in targets
+                    if float(np.dot(game.state.xy[f.index] - here, to_zone))
+                    > float(np.hypot(*(zone - here))) * 0.9
+                    and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8
+                ]
             elif self._is_shooter(game, m):
                 continue
             if not targets:
@@ -319,8 +357,10 @@ class HeuristicBot:
             t = min(targets, key=lambda f: (game.distance(m, f), f.index))
             if game.distance(m, t) <= m.profile.charge + 2.0:
                 continue  # close enough that the bot would rather wait and charge for real
-            if game.distance(m, t) - m.profile.charge > t.profile.charge or \
-                    self._melee_edge(game, t, m, charging=True) <= 0:
+            if (
+                game.distance(m, t) - m.profile.charge > t.profile.charge
+                or self._melee_edge(game, t, m, charging=True) <= 0
+            ):
                 return charges.Charge(m.id, t.id)
         return None
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, edge_distances
-from skirmish.battlefield.sight import sight_table
+from skirmish.battlefield.sight import sight_table, sight_table_update
 from skirmish.battlefield.table import Table
 from skirmish.data.armoury import Armoury
 from skirmish.data.loader import troupe_armoury
@@ -81,6 +81,7 @@ class Game:
         self._geo_version = -1
         self._sight_version = -1
         self._sight: np.ndarray | None = None
+        self._sight_base: tuple[Table, np.ndarray, np.ndarray] | None = None
         self.state = self._build_state(bots)
         self.rules = scenario_rules.for_scenario(self)
         deploy.auto_deploy(self)
@@ -202,7 +203,18 @@ class Game:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
         if self._sight_version != self._version or self._sight is None:
             xy, radii = self.state.xy, self.state.radii
-            vis = np.array(sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight), dtype=bool)
+            base = self._sight_base
+            if base is not None and base[0] is self.table and base[1].shape == xy.shape:
+                # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
+                moved = (base[1] != xy).any(axis=1)
+                vis = base[2] if not moved.any() else np.asarray(
+                    sight_table_update(self.table, base[2], xy, radii, moved,
+                                       block_bases=self.options.models_block_sight), dtype=bool)
+            else:
+                vis = np.array(sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
+                               dtype=bool)
+            self._sight_base = (self.table, xy.copy(), vis)
+            vis = vis.copy()
             self._refresh_geo()
             for m in self.state.models:
                 sense = abilities.sense_range(self, m)

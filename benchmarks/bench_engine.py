@@ -1,0 +1,82 @@
+"""Engine speed and the bots' strength on the default scenario.
+
+- `games_per_second`: heuristic-vs-heuristic games in one process, no log (what troupe testing runs).
+- `replay_verify_ms`: re-simulating a default game's replay to its recorded hash (median of 5).
+- `peak_mb`: peak traced Python memory of one game with its full log.
+- `heuristic_vs_random_win_rate`: the heuristic bot against the random bot over BOT_GAMES games,
+  seats swapped every other game (a draw counts as not won).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+import tracemalloc
+
+from skirmish.bots.runner import play_out, seat_bots
+from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
+from skirmish.engine.game import Game
+from skirmish.engine.replay import parse_replay, replay_of, verify
+
+GAMES = int(os.environ.get("SKIRMISH_BENCH_GAMES", "20"))
+BOT_GAMES = int(os.environ.get("SKIRMISH_BENCH_BOT_GAMES", "200"))
+
+
+def _setup() -> tuple:
+    scenario = find_scenario(DEFAULT_SCENARIO)
+    troupes = [find_troupe(side.troupe) for side in scenario.sides]
+    return scenario, troupes
+
+
+def _game(scenario, troupes, seed: int, policies: list[str], record_log: bool = False) -> Game:
+    game = Game(scenario, troupes, seed=seed, bots=policies, record_log=record_log)
+    return play_out(game, seat_bots(game, policies))
+
+
+def run() -> dict[str, float]:
+    scenario, troupes = _setup()
+    out: dict[str, float] = {}
+    _game(scenario, troupes, 0, ["heuristic", "heuristic"])  # warm caches (prepared table)
+    start = time.perf_counter()
+    for seed in range(GAMES):
+        _game(scenario, troupes, seed, ["heuristic", "heuristic"])
+    out["games_per_second"] = GAMES / (time.perf_counter() - start)
+
+    game = _game(scenario, troupes, 11, ["heuristic", "heuristic"], record_log=True)
+    replay = parse_replay(replay_of(game), "<bench>")
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        ok, _ = verify(replay)
+        times.append((time.perf_counter() - t) * 1000)
+        assert ok
+    out["replay_verify_ms"] = statistics.median(times)
+    out["replay_actions"] = float(len(replay.actions))
+
+    tracemalloc.start()
+    _game(scenario, troupes, 12, ["heuristic", "heuristic"], record_log=True)
+    out["peak_mb"] = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+
+    wins = draws = 0
+    start = time.perf_counter()
+    for seed in range(BOT_GAMES):
+        seat = seed % 2
+        policies = ["heuristic", "random"] if seat == 0 else ["random", "heuristic"]
+        g = _game(scenario, troupes, seed, policies)
+        if g.state.winning_team is None:
+            draws += 1
+        elif g.state.winning_team == g.state.players[seat].team:
+            wins += 1
+    out["heuristic_vs_random_games"] = float(BOT_GAMES)
+    out["heuristic_vs_random_win_rate"] = wins / BOT_GAMES
+    out["heuristic_vs_random_draw_rate"] = draws / BOT_GAMES
+    out["mixed_games_per_second"] = BOT_GAMES / (time.perf_counter() - start)
+    return out
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
