@@ -1,0 +1,160 @@
+"""The end screen: the result, Battle Points per turn, KOs, saving and watching the replay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from skirmish.ui import theme
+from skirmish.ui.render import result_words
+from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help, draw_panel
+from skirmish.ui.snapshot import render_game
+
+if TYPE_CHECKING:
+    from skirmish.engine.game import Game
+    from skirmish.ui.app import App
+
+
+class EndScene(Scene):
+    name = "end"
+
+    def __init__(self, app: App, game: Game, replay_out: str | None = None) -> None:
+        super().__init__(app)
+        self.game = game
+        self.replay_out = replay_out or f"skirmish-replay-{game.seed}.json"
+        self.message = ""
+        self.buttons: list[Button] = []
+        self.show_help = False
+        self._board: pygame.Surface | None = None
+        self._board_size: tuple[int, int] | None = None
+
+    def save_replay(self) -> None:
+        from skirmish.engine.replay import save_game
+
+        try:
+            save_game(self.game, self.replay_out)
+            self.message = f"Replay saved to {self.replay_out}"
+        except OSError as exc:
+            self.message = f"Could not save: {exc}"
+
+    def watch(self) -> None:
+        from skirmish.engine.replay import Replay
+        from skirmish.ui.replay_view import ReplayScene
+
+        g = self.game
+        rep = Replay(
+            g.scenario,
+            g.troupes,
+            g.options,
+            g.seed,
+            [p.bot for p in g.state.players],
+            list(g.history),
+            g.hash(),
+            g.result(),
+        )
+        self.app.push(ReplayScene(self.app, rep))
+
+    def new_game(self) -> None:
+        from skirmish.ui.menu import MenuScene
+
+        self.app.stack.clear()
+        self.app.push(
+            MenuScene(
+                self.app, self.game.scenario, self.game.troupes, self.game.options, seed=self.game.seed + 1
+            )
+        )
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            k = event.key
+            if self.show_help:
+                self.show_help = False
+            elif k == pygame.K_F1 or k == pygame.K_QUESTION:
+                self.show_help = True
+            elif k == pygame.K_s:
+                self.save_replay()
+            elif k in (pygame.K_w, pygame.K_r):
+                self.watch()
+            elif k in (pygame.K_b, pygame.K_ESCAPE):
+                self.app.pop()
+            elif k == pygame.K_n:
+                self.new_game()
+            elif k == pygame.K_q:
+                self.app.quit()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            click_buttons(self.buttons, event.pos)
+
+    def draw(self, surf: pygame.Surface) -> None:
+        w, h = surf.get_size()
+        if self._board is None or self._board_size != (w, h):
+            self._board = render_game(self.game, (w, h), text=self.text)
+            self._board.set_alpha(90)
+            self._board_size = (w, h)
+        surf.fill(theme.BG)
+        surf.blit(self._board, (0, 0))
+        g = self.game
+        r = g.result()
+        box = pygame.Rect(0, 0, min(900, w - 60), min(620, h - 60))
+        box.center = (w // 2, h // 2)
+        draw_panel(surf, box)
+        x, y = box.x + 24, box.y + 18
+        surf.blit(self.text.render(result_words(g), 26, theme.ACCENT, bold=True), (x, y))
+        y += self.text.line_height(26) + 10
+        surf.blit(
+            self.text.render(f"{g.scenario.title} · {r['turns']} turns · seed {g.seed}", 18, theme.TEXT_DIM),
+            (x, y),
+        )
+        y += self.text.line_height(18) + 14
+        turns = max((len(v) for v in r["battle_points_per_turn"].values()), default=0)
+        head = (
+            "Battle Points".ljust(18)
+            + "".join(f"T{t + 1}".rjust(5) for t in range(turns))
+            + "  total   KOs  left"
+        )
+        surf.blit(self.text.render(head, 18, theme.TEXT, bold=True), (x, y))
+        y += self.text.line_height(18) + 4
+        for p in g.state.players:
+            per = r["battle_points_per_turn"][p.name]
+            cells = "".join(str(v).rjust(5) for v in per)
+            line = (
+                f"{p.name[:16]}".ljust(18) + cells + f"{p.total_points:>7}{r['kos'][p.name]:>6}"
+                f"{r['models_left'][p.name]:>6}"
+            )
+            surf.blit(self.text.render(line, 18, theme.side_text_colour(p.index)), (x, y))
+            y += self.text.line_height(18) + 2
+        y += 10
+        kos = [m for m in g.state.models if m.ko]
+        if kos:
+            surf.blit(
+                self.text.render(
+                    "KO'd: " + ", ".join(f"{m.name} (turn {m.ko_turn})" for m in kos), 16, theme.TEXT
+                ),
+                (x, y),
+            )
+            y += self.text.line_height(16) + 6
+        self.buttons = [
+            Button(f"Save replay ({self.replay_out})", "S", self.save_replay),
+            Button("Watch the replay", "W", self.watch),
+            Button("Back to the board", "B", self.app.pop),
+            Button("New game", "N", self.new_game),
+            Button("Quit", "Q", self.app.quit),
+        ]
+        bx, by = x, box.bottom - 60
+        for b in self.buttons:
+            rect = draw_button(surf, self.text, b, bx, by, 17)
+            bx = rect.right + 10
+        if self.message:
+            surf.blit(self.text.render(self.message, 16, theme.TEXT_GOOD), (x, by - 30))
+        if self.show_help:
+            draw_help(surf, self.text, "End of the game", self.help_lines())
+
+    def help_lines(self) -> list[tuple[str, str]]:
+        return [
+            ("S", "save the replay"),
+            ("W, R", "watch the replay"),
+            ("B, Esc", "back to the board"),
+            ("N", "new game (menu)"),
+            ("Q", "quit"),
+            ("F1, ?", "this help"),
+        ]

@@ -1,0 +1,318 @@
+"""The start menu: scenario, troupes (shipped or a custom file), who plays each side, rule options, seed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from skirmish.data.catalogue import find_scenario, find_troupe, shipped
+from skirmish.data.errors import DataError
+from skirmish.data.options import RuleOptions
+from skirmish.ui import theme
+from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help, draw_panel
+
+if TYPE_CHECKING:
+    from skirmish.data.scenario import Scenario
+    from skirmish.data.troupe import Troupe
+    from skirmish.ui.app import App
+
+SEATS = (None, "heuristic", "random")
+SEAT_WORDS = {None: "a person", "heuristic": "heuristic bot", "random": "random bot"}
+TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight")
+
+
+@dataclass
+class Row:
+    label: str
+    value: Callable[[], str]
+    change: Callable[[int], None]
+    prev: Button | None = None
+    nxt: Button | None = None
+
+
+class MenuScene(Scene):
+    name = "menu"
+
+    def __init__(
+        self,
+        app: App,
+        scenario: Scenario,
+        troupes: list[Troupe],
+        options: RuleOptions,
+        *,
+        seed: int = 0,
+        bots: str | None = None,
+        replay_out: str | None = None,
+    ) -> None:
+        super().__init__(app)
+        self.scenario_names = [p.stem for p in shipped("scenarios")]
+        self.troupe_names = [p.stem for p in shipped("troupes")]
+        self.scenario = scenario
+        self.troupes = list(troupes)
+        self.troupe_labels = [t.name for t in troupes]
+        self.options = options
+        self.seed = seed
+        self.seats: list[str | None] = (
+            [bots for _ in scenario.sides] if bots else [s.bot for s in scenario.sides]
+        )
+        self.replay_out = replay_out
+        self.cursor = 0
+        self.message = ""
+        self.message_bad = False
+        self.prompt: TextPrompt | None = None
+        self.show_help = False
+        self.buttons: list[Button] = []
+        self.rows: list[Row] = []
+        self.build_rows()
+
+    # ------------------------------------------------------------------ model
+    def build_rows(self) -> None:
+        rows = [
+            Row("Scenario", lambda: f"{self.scenario.title} ({self.scenario.name})", self.change_scenario)
+        ]
+        for i, side in enumerate(self.scenario.sides):
+            rows.append(
+                Row(
+                    f"{side.name}: troupe",
+                    lambda i=i: f"{self.troupes[i].title} ({self.troupe_labels[i]})",
+                    lambda d, i=i: self.change_troupe(i, d),
+                )
+            )
+            rows.append(
+                Row(
+                    f"{side.name}: played by",
+                    lambda i=i: SEAT_WORDS.get(self.seats[i], self.seats[i]),
+                    lambda d, i=i: self.change_seat(i, d),
+                )
+            )
+        for name in TOGGLES:
+            rows.append(
+                Row(
+                    f"option {name}",
+                    lambda n=name: "on" if getattr(self.options, n) else "off",
+                    lambda d, n=name: self.toggle(n),
+                )
+            )
+        rows.append(
+            Row("seed", lambda: str(self.seed), lambda d: setattr(self, "seed", max(0, self.seed + d)))
+        )
+        self.rows = rows
+        self.cursor = min(self.cursor, len(rows) - 1)
+
+    def say(self, text: str, bad: bool = False) -> None:
+        self.message = text
+        self.message_bad = bad
+
+    def change_scenario(self, d: int) -> None:
+        names = self.scenario_names
+        k = names.index(self.scenario.name) if self.scenario.name in names else 0
+        try:
+            sc = find_scenario(names[(k + d) % len(names)])
+            troupes = [find_troupe(s.troupe) if s.troupe else self.troupes[0] for s in sc.sides]
+        except DataError as exc:
+            self.say(str(exc), True)
+            return
+        self.scenario = sc
+        self.troupes = troupes
+        self.troupe_labels = [t.name for t in troupes]
+        self.options = sc.options
+        self.seats = [s.bot for s in sc.sides]
+        self.build_rows()
+
+    def change_troupe(self, i: int, d: int) -> None:
+        names = self.troupe_names
+        cur = self.troupe_labels[i]
+        k = names.index(cur) if cur in names else -1
+        name = names[(k + d) % len(names)]
+        try:
+            self.troupes[i] = find_troupe(name)
+        except DataError as exc:
+            self.say(str(exc), True)
+            return
+        self.troupe_labels[i] = name
+
+    def custom_troupe(self) -> None:
+        row = self.rows[self.cursor].label
+        side = next((i for i, s in enumerate(self.scenario.sides) if row.startswith(s.name + ":")), 0)
+
+        def done(path: str) -> None:
+            from skirmish.data.building import building_problems
+
+            try:
+                t = find_troupe(path.strip())
+            except DataError as exc:
+                self.say(" · ".join(str(p) for p in exc.problems) or str(exc), True)
+                return
+            problems = building_problems(t, path, self.scenario.points_limit)
+            if problems:
+                self.say(" · ".join(str(p) for p in problems), True)
+                return
+            self.troupes[side] = t
+            self.troupe_labels[side] = path.strip()
+            self.say(f"{self.scenario.sides[side].name} plays {t.title}")
+
+        self.prompt = TextPrompt(f"Troupe file for {self.scenario.sides[side].name}", "troupes/", done)
+
+    def change_seat(self, i: int, d: int) -> None:
+        k = SEATS.index(self.seats[i]) if self.seats[i] in SEATS else 0
+        self.seats[i] = SEATS[(k + d) % len(SEATS)]
+
+    def toggle(self, name: str) -> None:
+        self.options = self.options.with_overrides({name: not getattr(self.options, name)})
+
+    def start(self) -> None:
+        from skirmish.engine.game import Game
+        from skirmish.ui.battle import DeployScene
+
+        try:
+            game = Game(self.scenario, self.troupes, seed=self.seed, options=self.options, bots=self.seats)
+        except (ValueError, DataError) as exc:
+            self.say(f"Cannot start: {exc}", True)
+            return
+        self.app.push(DeployScene(self.app, game, list(self.seats), replay_out=self.replay_out))
+
+    def load(self) -> None:
+        from skirmish.ui.battle import SAVE_PATH
+
+        def done(path: str) -> None:
+            from skirmish.engine.replay import load_replay
+            from skirmish.ui.battle import BattleScene
+
+            try:
+                rep = load_replay(path.strip())
+                game = rep.play()
+            except (DataError, OSError) as exc:
+                self.say(f"Could not load {path}: {exc}", True)
+                return
+            seats = [b if b in ("heuristic", "random") else None for b in rep.bots] or [None] * len(
+                rep.troupes
+            )
+            self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
+
+        self.prompt = TextPrompt("Load a saved game", SAVE_PATH, done)
+
+    def watch(self) -> None:
+        def done(path: str) -> None:
+            from skirmish.engine.replay import load_replay
+            from skirmish.ui.replay_view import ReplayScene
+
+            try:
+                rep = load_replay(path.strip())
+            except (DataError, OSError) as exc:
+                self.say(f"Could not read {path}: {exc}", True)
+                return
+            self.app.push(ReplayScene(self.app, rep))
+
+        self.prompt = TextPrompt("Watch a replay file", "", done)
+
+    # ------------------------------------------------------------------ events
+    def handle(self, event: pygame.event.Event) -> None:
+        if self.prompt is not None and self.prompt.handle(event):
+            if not self.prompt.active:
+                self.prompt = None
+            return
+        if event.type == pygame.KEYDOWN:
+            k = event.key
+            if self.show_help:
+                self.show_help = False
+            elif k == pygame.K_F1 or k == pygame.K_QUESTION:
+                self.show_help = True
+            elif k == pygame.K_UP:
+                self.cursor = (self.cursor - 1) % len(self.rows)
+            elif k in (pygame.K_DOWN, pygame.K_TAB):
+                self.cursor = (self.cursor + 1) % len(self.rows)
+            elif k == pygame.K_LEFT:
+                self.rows[self.cursor].change(-1)
+            elif k in (pygame.K_RIGHT, pygame.K_SPACE):
+                self.rows[self.cursor].change(1)
+            elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.start()
+            elif k == pygame.K_f:
+                self.custom_troupe()
+            elif k == pygame.K_l:
+                self.load()
+            elif k == pygame.K_w:
+                self.watch()
+            elif k in (pygame.K_ESCAPE, pygame.K_q):
+                self.app.quit()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if click_buttons(self.buttons, event.pos):
+                return
+            for i, row in enumerate(self.rows):
+                for b, d in ((row.prev, -1), (row.nxt, 1)):
+                    if b is not None and b.rect is not None and b.rect.collidepoint(event.pos):
+                        self.cursor = i
+                        row.change(d)
+                        return
+
+    # ------------------------------------------------------------------ drawing
+    def draw(self, surf: pygame.Surface) -> None:
+        w, h = surf.get_size()
+        surf.fill(theme.BG)
+        t = self.text
+        surf.blit(t.render("Skirmish — Battles in the Four Kingdoms", 34, theme.ACCENT, bold=True), (40, 26))
+        surf.blit(
+            t.render(
+                "Set up a game: Up/Down choose a line, Left/Right change it, Enter starts. F1 lists every key.",
+                18,
+                theme.TEXT_DIM,
+            ),
+            (40, 26 + t.line_height(34)),
+        )
+        box = pygame.Rect(30, 100, min(1100, w - 60), h - 200)
+        draw_panel(surf, box)
+        y = box.y + 16
+        lh = t.line_height(19) + 10
+        for i, row in enumerate(self.rows):
+            if y + lh > box.bottom - 10:
+                break
+            if i == self.cursor:
+                pygame.draw.rect(surf, (60, 66, 84), (box.x + 6, y - 4, box.w - 12, lh))
+            surf.blit(t.render(row.label, 19, theme.TEXT), (box.x + 20, y))
+            row.prev = Button("<", "", None)
+            row.nxt = Button(">", "", None)
+            r1 = draw_button(surf, t, row.prev, box.x + 330, y - 3, 17)
+            val = t.render(row.value(), 19, theme.ACCENT if i == self.cursor else theme.TEXT, bold=True)
+            surf.blit(val, (r1.right + 12, y))
+            draw_button(surf, t, row.nxt, r1.right + 24 + max(val.get_width(), 360), y - 3, 17)
+            y += lh
+        desc = t.wrap(self.scenario.description, 16, box.w - 40)
+        for ln in desc[:3]:
+            if y + 20 > box.bottom:
+                break
+            surf.blit(t.render(ln, 16, theme.TEXT_DIM), (box.x + 20, y))
+            y += t.line_height(16)
+        self.buttons = [
+            Button("Start", "Enter", self.start),
+            Button("Troupe from a file (for the side on this line)", "F", self.custom_troupe),
+            Button("Load a saved game", "L", self.load),
+            Button("Watch a replay", "W", self.watch),
+            Button("Quit", "Esc", self.app.quit),
+        ]
+        x = 40
+        for b in self.buttons:
+            x = draw_button(surf, t, b, x, h - 80, 18).right + 12
+        if self.message:
+            surf.blit(
+                t.render(self.message[:200], 17, theme.TEXT_BAD if self.message_bad else theme.TEXT_GOOD),
+                (40, h - 40),
+            )
+        if self.prompt is not None:
+            self.prompt.draw(surf, t)
+        if self.show_help:
+            draw_help(surf, t, "Menu", self.help_lines())
+
+    def help_lines(self) -> list[tuple[str, str]]:
+        return [
+            ("Up / Down, Tab", "choose a line"),
+            ("Left / Right, Space", "change the value"),
+            ("Enter", "start the game"),
+            ("F", "a custom troupe file for this side"),
+            ("L", "load a saved game"),
+            ("W", "watch a replay"),
+            ("Esc, Q", "quit"),
+            ("F1, ?", "this help"),
+        ]

