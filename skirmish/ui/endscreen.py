@@ -95,7 +95,7 @@ class EndScene(Scene):
         surf.blit(self._board, (0, 0))
         g = self.game
         r = g.result()
-        box = pygame.Rect(0, 0, min(900, w - 60), min(620, h - 60))
+        box = pygame.Rect(0, 0, min(1000, w - 60), min(420, h - 60))
         box.center = (w // 2, h // 2)
         draw_panel(surf, box)
         x, y = box.x + 24, box.y + 18
@@ -107,21 +107,23 @@ class EndScene(Scene):
         )
         y += self.text.line_height(18) + 14
         turns = max((len(v) for v in r["battle_points_per_turn"].values()), default=0)
-        head = (
-            "Battle Points".ljust(18)
-            + "".join(f"T{t + 1}".rjust(5) for t in range(turns))
-            + "  total   KOs  left"
-        )
-        surf.blit(self.text.render(head, 18, theme.TEXT, bold=True), (x, y))
+        col = max(44, int(48 * self.text.scale))
+        name_w = 200
+        heads = ["Battle Points", *[f"T{t + 1}" for t in range(turns)], "total", "KOs", "left"]
+        xs = [x] + [x + name_w + k * col for k in range(turns + 3)]
+        for cx, head in zip(xs, heads, strict=True):
+            surf.blit(self.text.render(head, 18, theme.TEXT, bold=True), (cx, y))
         y += self.text.line_height(18) + 4
         for p in g.state.players:
-            per = r["battle_points_per_turn"][p.name]
-            cells = "".join(str(v).rjust(5) for v in per)
-            line = (
-                f"{p.name[:16]}".ljust(18) + cells + f"{p.total_points:>7}{r['kos'][p.name]:>6}"
-                f"{r['models_left'][p.name]:>6}"
-            )
-            surf.blit(self.text.render(line, 18, theme.side_text_colour(p.index)), (x, y))
+            cells = [
+                p.name[:18],
+                *map(str, r["battle_points_per_turn"][p.name]),
+                str(p.total_points),
+                str(r["kos"][p.name]),
+                str(r["models_left"][p.name]),
+            ]
+            for cx, cell in zip(xs, cells, strict=False):
+                surf.blit(self.text.render(cell, 18, theme.side_text_colour(p.index)), (cx, y))
             y += self.text.line_height(18) + 2
         y += 10
         kos = [m for m in g.state.models if m.ko]

@@ -256,7 +256,7 @@ class MenuScene(Scene):
         surf.blit(t.render("Skirmish — Battles in the Four Kingdoms", 34, theme.ACCENT, bold=True), (40, 26))
         surf.blit(
             t.render(
-                "Set up a game: Up/Down choose a line, Left/Right change it, Enter starts. F1 lists every key.",
+                "Set up a game: Up/Down picks a line, Left/Right changes it, Enter starts; F1 lists keys.",
                 18,
                 theme.TEXT_DIM,
             ),
