@@ -250,3 +250,24 @@ def test_bad_input_exits_2_with_one_line(
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and flag in err[0] and "Traceback" not in err[0]
+
+
+def test_plot_writes_a_png_for_a_run_and_a_comparison(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run.png"
+    argv = [
+        "test-troupes",
+        "team_avatar",
+        "zuko_hunting_party",
+        "--compare",
+        "kyoshi_warriors",
+        "--games",
+        "2",
+    ]
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--turns", "1", "--workers", "1", "--plot", str(out)])
+    assert exc.value.code in (0, None)
+    assert "Plot written" in capsys.readouterr().out
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
