@@ -12,8 +12,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+import shapely
 
+from skirmish.battlefield.measure import edge_distances
 from skirmish.data.loader import load_scenario, load_troupe
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -21,7 +24,11 @@ from skirmish.data.troupe import Troupe
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
+from skirmish.engine.phases import SPECS, STEP_INDEX
 from skirmish.engine.state import ModelState, ranged_weapons
+
+OVERLAP_TOLERANCE = 1e-3
+"""Inches two bases may interpenetrate before it counts as overlap (float noise of contact)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "scenarios"
@@ -201,3 +208,38 @@ def last_event(game: Game, kind: str) -> Any:
 
 def rolls_since(game: Game, start: int) -> list[int]:
     return [r.value for r in game.dice.history[start:]]
+
+
+def position(game: Game) -> tuple[int, int]:
+    s = game.state
+    return (s.turn, -1 if s.step == "deploy" else STEP_INDEX[s.step])
+
+
+def check_invariants(game: Game, where: str) -> None:
+    s = game.state
+    active = [x for x in s.models if x.active]
+    idx = np.array([x.index for x in active], dtype=int)
+    if len(idx) > 1:
+        d = edge_distances(s.xy[idx], s.radii[idx])
+        np.fill_diagonal(d, np.inf)
+        i, j = np.unravel_index(int(np.argmin(d)), d.shape)
+        assert d[i, j] >= -OVERLAP_TOLERANCE, (
+            f'{where}: {active[i].id} overlaps {active[j].id} by {-d[i, j]:.3f}"'
+        )
+    w, h = game.scenario.board.width, game.scenario.board.height
+    blocked = [shapely.Polygon(t.polygon) for t in game.table.pieces if t.impassable]
+    for x in s.models:
+        assert 0 <= x.hp <= x.profile.hp, f"{where}: {x.id} has {x.hp} HP of {x.profile.hp}"
+        assert x.ap >= 0, f"{where}: {x.id} has {x.ap} AP"
+        if not x.active:
+            continue
+        (cx, cy), r = s.xy[x.index], float(s.radii[x.index])
+        assert r - 1e-6 <= cx <= w - r + 1e-6 and r - 1e-6 <= cy <= h - r + 1e-6, (
+            f"{where}: {x.id} off the table"
+        )
+        if not (x.profile.flying or x.glide):
+            for poly in blocked:
+                gap = shapely.distance(poly, shapely.Point(cx, cy)) - r
+                assert gap >= -OVERLAP_TOLERANCE, f"{where}: {x.id} stands on impassable terrain"
+    assert s.phase == SPECS[s.step].phase
+    assert s.turn <= game.scenario.turns

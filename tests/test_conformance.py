@@ -12,55 +12,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
-import shapely
-from helpers_engine import SCENARIOS, scenario, troupe
+from helpers_engine import SCENARIOS, check_invariants, position, scenario, troupe
 
-from skirmish.battlefield.measure import edge_distances
 from skirmish.bots.runner import seat_bots
 from skirmish.engine.actions import Shoot
 from skirmish.engine.game import Game
-from skirmish.engine.phases import SPECS, STEP_INDEX
 
 SHIPPED = sorted(p.stem for p in Path(SCENARIOS).glob("*.toml"))
-OVERLAP_TOLERANCE = 1e-3
-"""Inches two bases may interpenetrate before it counts as overlap (float noise of contact)."""
-
-
-def _position(game: Game) -> tuple[int, int]:
-    s = game.state
-    return (s.turn, -1 if s.step == "deploy" else STEP_INDEX[s.step])
-
-
-def check_invariants(game: Game, where: str) -> None:
-    s = game.state
-    active = [x for x in s.models if x.active]
-    idx = np.array([x.index for x in active], dtype=int)
-    if len(idx) > 1:
-        d = edge_distances(s.xy[idx], s.radii[idx])
-        np.fill_diagonal(d, np.inf)
-        i, j = np.unravel_index(int(np.argmin(d)), d.shape)
-        assert d[i, j] >= -OVERLAP_TOLERANCE, (
-            f'{where}: {active[i].id} overlaps {active[j].id} by {-d[i, j]:.3f}"'
-        )
-    w, h = game.scenario.board.width, game.scenario.board.height
-    blocked = [shapely.Polygon(t.polygon) for t in game.table.pieces if t.impassable]
-    for x in s.models:
-        assert 0 <= x.hp <= x.profile.hp, f"{where}: {x.id} has {x.hp} HP of {x.profile.hp}"
-        assert x.ap >= 0, f"{where}: {x.id} has {x.ap} AP"
-        if not x.active:
-            continue
-        (cx, cy), r = s.xy[x.index], float(s.radii[x.index])
-        assert r - 1e-6 <= cx <= w - r + 1e-6 and r - 1e-6 <= cy <= h - r + 1e-6, (
-            f"{where}: {x.id} off the table"
-        )
-        if not (x.profile.flying or x.glide):
-            for poly in blocked:
-                gap = shapely.distance(poly, shapely.Point(cx, cy)) - r
-                assert gap >= -OVERLAP_TOLERANCE, f"{where}: {x.id} stands on impassable terrain"
-    assert s.phase == SPECS[s.step].phase
-    assert s.turn <= game.scenario.turns
 
 
 def play_checked(game: Game, policies: list[str]) -> list[str]:
@@ -71,7 +30,7 @@ def play_checked(game: Game, policies: list[str]) -> list[str]:
     for n in range(20_000):
         if game.over:
             break
-        before = _position(game)
+        before = position(game)
         action = bots[game.state.active_player].choose(game)
         actor = game.state.model(action.actor) if action.actor else None
         if actor is not None and actor.ko:
@@ -80,7 +39,7 @@ def play_checked(game: Game, policies: list[str]) -> list[str]:
             )
         assert actor is None or not actor.removed, f"removed {actor.id} acts: {action!r}"
         game.apply(action)
-        after = _position(game)
+        after = position(game)
         assert after >= before, f"action {n} {action!r} went back from {before} to {after}"
         check_invariants(game, f"after action {n} {action!r}")
         hashes.append(game.hash())
