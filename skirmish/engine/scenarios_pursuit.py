@@ -466,7 +466,7 @@ class PursuitRules(ScenarioSpecials):
             (ms[0].id,),
             ability=f"{a.model}:{a.trigger}",
         )
-        self.apply_effect(a.effect, a.amount, ms[0].name, triggered=True)
+        self.apply_effect(a.effect, a.amount, ms[0].name, triggered=a.trigger == "on_tracking")
 
     def apply_effect(self, effect: str, amount: int, source: str, *, triggered: bool = False) -> None:
         """Resolve one card or ability effect; `triggered`: caused by an `on_tracking` ability."""
@@ -590,7 +590,10 @@ class PursuitRules(ScenarioSpecials):
         if back:
             g.emit(
                 "reinforce",
-                f"{source}: " + ", ".join(m.name for m in back) + " return to the fight",
+                f"{source}: "
+                + ", ".join(m.name for m in back)
+                + (" returns" if len(back) == 1 else " return")
+                + " to the fight",
                 tuple(m.id for m in back),
             )
         else:
