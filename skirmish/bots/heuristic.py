@@ -25,6 +25,7 @@ class HeuristicBot:
 
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
+        self._stay: set[tuple[int, str, bytes]] = set()
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
@@ -98,7 +99,6 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
-        s = game.state
         for m in self._mine(game):
             if not movement.can_move(game, m):
                 continue
@@ -108,11 +108,15 @@ class HeuristicBot:
             choice = self._pick_move(game, m)
             if choice is not None:
                 return choice
-            m_id = m.id
-            # Nothing better than standing still: mark the model as done by a zero-cost choice.
-            self._stay = getattr(self, "_stay", set())
-            self._stay.add((s.turn, m_id))
+            # Nothing better than standing still. Remember it for this exact arrangement of the
+            # table, so the choice is not recomputed; the key is a function of the state, so undo
+            # or a copied game cannot make the bot act differently.
+            self._stay.add(self._stay_key(game, m))
         return None
+
+    @staticmethod
+    def _stay_key(game: Game, m: ModelState) -> tuple[int, str, bytes]:
+        return (game.state.turn, m.id, game.state.xy.tobytes())
 
     def _move_ability(self, game: Game, m: ModelState) -> Action | None:
         for a in abilities.candidates(game, game.state.active_player):
@@ -170,7 +174,7 @@ class HeuristicBot:
         return None
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
-        if (game.state.turn, m.id) in getattr(self, "_stay", set()):
+        if self._stay_key(game, m) in self._stay:
             return None
         s = game.state
         foes = self._foes(game, m)

@@ -1,4 +1,4 @@
-"""Charges (R-C3): declared before measuring, measured along the real path, failed charges and counter-charges."""
+"""Charges (R-C3): declared before measuring, measured along the real path; failed and counter-charges."""
 
 from __future__ import annotations
 
@@ -24,8 +24,14 @@ def begin_charges(game: Game) -> None:
 
 
 def can_charge(game: Game, m: ModelState) -> bool:
-    return (m.active and not m.charge_declared and not m.charged and not m.taking_cover and m.profile.charge > 0
-            and not game.in_melee(m))
+    return (
+        m.active
+        and not m.charge_declared
+        and not m.charged
+        and not m.taking_cover
+        and m.profile.charge > 0
+        and not game.in_melee(m)
+    )
 
 
 def charge_targets(game: Game, m: ModelState) -> list[ModelState]:
@@ -39,8 +45,16 @@ def has_options(game: Game, player: int) -> bool:
 def measure(game: Game, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
     """The path `m` must move to reach base contact with `t`, and its length (R-C3)."""
     s = game.state
-    return charge_path(game.table, m.index, t.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m),
-                       ignore=game.gone_mask())
+    return charge_path(
+        game.table,
+        m.index,
+        t.index,
+        s.xy,
+        s.radii,
+        game.enemy_mask(m),
+        flying=flies(m),
+        ignore=game.gone_mask(),
+    )
 
 
 def candidates(game: Game, player: int) -> list[Action]:
@@ -81,16 +95,20 @@ def do_charge(game: Game, action: Charge) -> None:
         raise IllegalAction("R-B3", f"{m.name} cannot see {t.name}")
     found = measure(game, m, t)
     if game.options.premeasure and (found is None or found[1] > m.profile.charge):
-        far = "unreachable" if found is None else f"{found[1]:.1f}\" away"
+        far = "unreachable" if found is None else f'{found[1]:.1f}" away'
         raise IllegalAction("R-C3", f"{t.name} is {far}, beyond {m.name}'s {m.profile.charge:g}\" charge")
     m.charge_declared = True
     ids = (m.id, t.id)
     if t.taking_cover and not sees_hidden(game, m, t):
         start = len(game.dice.history)
         passed, roll = perception_test(game.dice, m.profile.perception)
-        game.emit("perception", f"{m.name} tests Perception to charge {t.name} (Taking Cover): rolls {roll} vs "
-                  f"{m.profile.perception}, {'passes' if passed else 'fails — the charge is lost'}", ids,
-                  rolls_from=start)
+        game.emit(
+            "perception",
+            f"{m.name} tests Perception to charge {t.name} (Taking Cover): rolls {roll} vs "
+            f"{m.profile.perception}, {'passes' if passed else 'fails — the charge is lost'}",
+            ids,
+            rolls_from=start,
+        )
         if not passed:
             return
     if found is not None and found[1] <= m.profile.charge + 1e-9:
@@ -102,17 +120,30 @@ def do_charge(game: Game, action: Charge) -> None:
         # The charge path itself, cut at the charge distance: it stops short of contact by construction.
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
     else:
-        path = move_toward(game.table, m.index, beside(game, m, t), m.profile.charge, s.xy, s.radii,
-                           game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask())
-    dist = "unreachable" if found is None else f"{found[1]:.1f}\" away"
+        path = move_toward(
+            game.table,
+            m.index,
+            beside(game, m, t),
+            m.profile.charge,
+            s.xy,
+            s.radii,
+            game.enemy_mask(m),
+            flying=flies(m),
+            ignore=game.gone_mask(),
+        )
+    dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
     if path is not None:
         place(game, m, path)
         moved = path_length(path)
     else:
         moved = 0.0
-    game.emit("charge_failed", f"{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}\"): "
-              f"moves {moved:.1f}\" and falls short", ids,
-              path=None if path is None else [list(map(float, p)) for p in path])
+    game.emit(
+        "charge_failed",
+        f'{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}"): '
+        f'moves {moved:.1f}" and falls short',
+        ids,
+        path=None if path is None else [list(map(float, p)) for p in path],
+    )
     offer_counter_charge(game, t, m)
 
 
@@ -121,8 +152,12 @@ def _charge_home(game: Game, m: ModelState, t: ModelState, path: np.ndarray, ver
     m.charged_into_cover = game.cover(t) >= 2
     place(game, m, path)
     m.charged = True
-    game.emit("charge", f"{m.name} {verb} {t.name}: {path_length(path):.1f}\" into base contact",
-              (m.id, t.id), path=[list(map(float, p)) for p in path])
+    game.emit(
+        "charge",
+        f'{m.name} {verb} {t.name}: {path_length(path):.1f}" into base contact',
+        (m.id, t.id),
+        path=[list(map(float, p)) for p in path],
+    )
 
 
 def counter_path(game: Game, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:

@@ -11,7 +11,7 @@ from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.actions import Action, Advance, Disengage
 from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import DIRECTIONS, default_goals, flies, place
+from skirmish.engine.movement import DIRECTIONS, default_goals, flies, name_models, place
 from skirmish.engine.state import ModelState, abilities_of
 
 if TYPE_CHECKING:
@@ -50,14 +50,32 @@ def candidates(game: Game, player: int) -> list[Action]:
             start = s.xy[m.index].copy()
             budget = m.profile.advance
             enemy, gone = game.enemy_mask(m), game.gone_mask()
-            paths = [move_toward(game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
-                     for g in default_goals(game, m)]
+            paths = [
+                move_toward(
+                    game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone
+                )
+                for g in default_goals(game, m)
+            ]
             for dx, dy in DIRECTIONS:
                 paths.append(np.array([start, start + budget * np.array([dx, dy])]))
             for p in paths:
-                if p is not None and len(p) >= 2 and path_length(p) > 0.25 and check_path(
-                        game.table, p, m.index, s.xy, s.radii, enemy, max_length=budget, flying=flies(m),
-                        ignore=gone) is None:
+                if (
+                    p is not None
+                    and len(p) >= 2
+                    and path_length(p) > 0.25
+                    and check_path(
+                        game.table,
+                        p,
+                        m.index,
+                        s.xy,
+                        s.radii,
+                        enemy,
+                        max_length=budget,
+                        flying=flies(m),
+                        ignore=gone,
+                    )
+                    is None
+                ):
                     out.append(Advance(m.id, tuple((float(x), float(y)) for x, y in p)))
         if can_disengage(game, m):
             p = disengage_path(game, m)
@@ -92,8 +110,12 @@ def do_advance(game: Game, action: Advance) -> None:
         raise IllegalAction("R-E1", exc.reason) from None
     place(game, m, path)
     m.advanced = True
-    game.emit("advance", f"{m.name} advances {path_length(path):.1f}\"", (m.id,),
-              path=[list(map(float, p)) for p in path])
+    game.emit(
+        "advance",
+        f'{m.name} advances {path_length(path):.1f}"',
+        (m.id,),
+        path=[list(map(float, p)) for p in path],
+    )
 
 
 def _foes(game: Game, m: ModelState) -> list[ModelState]:
@@ -109,8 +131,17 @@ def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    return retreat_path(game.table, m.index, away, DISTRACTION_MOVE, s.xy, s.radii, game.enemy_mask(m),
-                        flying=flies(m), ignore=ignore)
+    return retreat_path(
+        game.table,
+        m.index,
+        away,
+        DISTRACTION_MOVE,
+        s.xy,
+        s.radii,
+        game.enemy_mask(m),
+        flying=flies(m),
+        ignore=ignore,
+    )
 
 
 def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
@@ -124,10 +155,19 @@ def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str,
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m),
-                         max_length=DISTRACTION_MOVE, flying=flies(m), ignore=ignore)
+    problem = check_path(
+        game.table,
+        path,
+        m.index,
+        s.xy,
+        s.radii,
+        game.enemy_mask(m),
+        max_length=DISTRACTION_MOVE,
+        flying=flies(m),
+        ignore=ignore,
+    )
     if problem is not None:
-        return "R-E2", problem.message  # a Combat Distraction move is limited by R-E2, not R-M2/R-M3
+        return "R-E2", name_models(game, problem.message)  # a Combat Distraction move is limited by R-E2, not R-M2/R-M3
     for f in foes:
         centre = s.xy[f.index]
         reach = float(s.radii[f.index] + s.radii[m.index])
@@ -161,8 +201,11 @@ def do_disengage(game: Game, action: Disengage) -> None:
         raise IllegalAction(*problem)
     place(game, m, path)
     m.advanced = True
-    game.emit("disengage", f"{m.name} slips out of the melee with Combat Distraction, moving "
-              f"{path_length(path):.1f}\"", (m.id, *(f.id for f in foes)))
+    game.emit(
+        "disengage",
+        f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
+        (m.id, *(f.id for f in foes)),
+    )
 
 
 def tally(game: Game) -> None:
@@ -185,12 +228,17 @@ def tally(game: Game) -> None:
         points[p] += v
     for p, v in enumerate(points):
         s.players[p].battle_points.append(v)
-    game.emit("score", f"Turn {s.turn} Battle Points: "
-              + ", ".join(f"{pl.name} {v} (total {pl.total_points})" for pl, v in zip(s.players, points, strict=True)))
+    game.emit(
+        "score",
+        f"Turn {s.turn} Battle Points: "
+        + ", ".join(
+            f"{pl.name} {v} (total {pl.total_points})" for pl, v in zip(s.players, points, strict=True)
+        ),
+    )
 
 
 def turn_end(game: Game) -> None:
-    """R-E4 and R-T4: the turn ends; the game ends at the turn limit, with one side left, or by the scenario."""
+    """R-E4, R-T4: the turn ends; the game ends at the turn limit, with one side left, or by the scenario."""
     s = game.state
     reason = game.rules.check_end()
     if reason:

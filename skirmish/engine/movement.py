@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -57,8 +58,9 @@ def flies(m: ModelState) -> bool:
 
 
 def can_move(game: Game, m: ModelState) -> bool:
-    return (m.active and not m.moved and not m.taking_cover and move_budget(game, m) > 0
-            and not game.in_melee(m))
+    return (
+        m.active and not m.moved and not m.taking_cover and move_budget(game, m) > 0 and not game.in_melee(m)
+    )
 
 
 def has_move_options(game: Game, player: int) -> bool:
@@ -68,24 +70,48 @@ def has_move_options(game: Game, player: int) -> bool:
 def _own(game: Game, model_id: str, rule: str) -> ModelState:
     m = game.model(model_id, rule=rule)
     if m.player != game.state.active_player:
-        raise IllegalAction("R-M2", f"{m.name} belongs to {game.state.players[m.player].name}, not the player to act")
+        raise IllegalAction(
+            "R-M2", f"{m.name} belongs to {game.state.players[m.player].name}, not the player to act"
+        )
     if not m.active:
         raise IllegalAction("R-P5", f"{m.name} is KO'd")
     return m
 
 
-def validate_path(game: Game, m: ModelState, path: np.ndarray, budget: float, rule: str,
-                  contact_target: int | None = None) -> None:
+def validate_path(
+    game: Game, m: ModelState, path: np.ndarray, budget: float, rule: str, contact_target: int | None = None
+) -> None:
     """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
     s = game.state
     if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
         raise IllegalAction(rule, "a path is two or more finite points")
     if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = check_path(game.table, path, m.index, s.xy, s.radii, game.enemy_mask(m), max_length=budget,
-                         flying=flies(m), contact_target=contact_target, ignore=game.gone_mask())
+    problem = check_path(
+        game.table,
+        path,
+        m.index,
+        s.xy,
+        s.radii,
+        game.enemy_mask(m),
+        max_length=budget,
+        flying=flies(m),
+        contact_target=contact_target,
+        ignore=game.gone_mask(),
+    )
     if problem is not None:
-        raise IllegalAction(problem.rule if problem.rule else rule, problem.message)
+        raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+def name_models(game: Game, text: str) -> str:
+    """The geometry layer names bases by index; players want names."""
+    models = game.state.models
+
+    def title(match: re.Match[str]) -> str:
+        i = int(match.group(2))
+        return f"{match.group(1) or ''}{models[i].name}" if 0 <= i < len(models) else match.group(0)
+
+    return re.sub(r"(enemy )?model (\d+)", title, text)
 
 
 def place(game: Game, m: ModelState, path: np.ndarray) -> None:
@@ -106,8 +132,12 @@ def do_move(game: Game, action: Move) -> None:
     validate_path(game, m, path, budget, "R-M2")
     place(game, m, path)
     m.moved = True
-    game.emit("move", f"{m.name} moves {path_length(path):.1f}\" (of {budget:g}\")", (m.id,),
-              path=[list(map(float, p)) for p in path])
+    game.emit(
+        "move",
+        f'{m.name} moves {path_length(path):.1f}" (of {budget:g}")',
+        (m.id,),
+        path=[list(map(float, p)) for p in path],
+    )
 
 
 def move_candidates(game: Game, player: int) -> list[Action]:
@@ -141,16 +171,27 @@ def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None
     # Straight lines in eight directions at full and half Move, checked in one batch.
     dirs = np.array(DIRECTIONS)
     ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
-    legal = check_straight_moves(game.table, m.index, start[None, :], ends, s.xy, s.radii, enemy,
-                                 max_length=budget, flying=flies(m), ignore=gone)
+    legal = check_straight_moves(
+        game.table,
+        m.index,
+        start[None, :],
+        ends,
+        s.xy,
+        s.radii,
+        enemy,
+        max_length=budget,
+        flying=flies(m),
+        ignore=gone,
+    )
     for end, ok in zip(ends, legal, strict=True):
         if ok:
             add(np.array([start, end]))
     return moves
 
 
-def toward(game: Game, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray,
-           gone: np.ndarray) -> np.ndarray | None:
+def toward(
+    game: Game, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
+) -> np.ndarray | None:
     """A legal move toward `goal`: the straight line when it is clear (the common case, no search),
     else the truncated shortest path around obstacles."""
     s = game.state
@@ -160,8 +201,18 @@ def toward(game: Game, m: ModelState, goal: np.ndarray, budget: float, enemy: np
     if n < 1e-9:
         return None
     end = start + d * (min(budget, n) / n)
-    if check_straight_moves(game.table, m.index, start[None, :], end[None, :], s.xy, s.radii, enemy,
-                            max_length=budget, flying=flies(m), ignore=gone)[0]:
+    if check_straight_moves(
+        game.table,
+        m.index,
+        start[None, :],
+        end[None, :],
+        s.xy,
+        s.radii,
+        enemy,
+        max_length=budget,
+        flying=flies(m),
+        ignore=gone,
+    )[0]:
         return np.array([start.copy(), end])
     return move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
 
@@ -207,8 +258,14 @@ def cover_points(game: Game) -> list[np.ndarray]:
 
 
 def can_take_cover(game: Game, m: ModelState) -> bool:
-    return (m.active and not m.moved and not m.taking_cover and m.start_cover >= 2
-            and not game.in_melee(m) and not (m.profile.flying))
+    return (
+        m.active
+        and not m.moved
+        and not m.taking_cover
+        and m.start_cover >= 2
+        and not game.in_melee(m)
+        and not (m.profile.flying)
+    )
 
 
 def has_cover_options(game: Game, player: int) -> bool:
@@ -222,7 +279,9 @@ def cover_candidates(game: Game, player: int) -> list[Action]:
 def do_take_cover(game: Game, action: TakeCover) -> None:
     m = _own(game, action.model, "R-M4")
     if m.moved:
-        raise IllegalAction("R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover")
+        raise IllegalAction(
+            "R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover"
+        )
     if m.start_cover < 2:
         raise IllegalAction("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
     if m.taking_cover:

@@ -7,6 +7,7 @@ written atomically (temporary file, then rename) so a crash never leaves half a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -43,8 +44,14 @@ class Replay:
     name: str = "<replay>"
 
     def new_game(self, record_log: bool = True) -> Game:
-        return Game(self.scenario, self.troupes, seed=self.seed, options=self.options, bots=self.bots,
-                    record_log=record_log)
+        return Game(
+            self.scenario,
+            self.troupes,
+            seed=self.seed,
+            options=self.options,
+            bots=self.bots,
+            record_log=record_log,
+        )
 
     def play(self, record_log: bool = True, upto: int | None = None) -> Game:
         """Re-apply the actions (the first `upto` of them); `DataError` naming the first illegal one."""
@@ -53,7 +60,9 @@ class Replay:
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                raise DataError([Problem(self.name, f"actions[{i}]", f"{action!r} is illegal: {exc}")]) from None
+                raise DataError(
+                    [Problem(self.name, f"actions[{i}]", f"{action!r} is illegal: {exc}")]
+                ) from None
         return game
 
 
@@ -90,10 +99,8 @@ def write_atomic(path: str | Path, text: str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, p)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -102,8 +109,10 @@ def save_game(game: Game, path: str | Path) -> None:
 
 
 def _problems(exc: ValidationError, name: str, prefix: str) -> list[Problem]:
-    return [Problem(name, f"{prefix}.{p.field}" if p.field != "(top level)" else prefix, p.message)
-            for p in validation_problems(exc, name)]
+    return [
+        Problem(name, f"{prefix}.{p.field}" if p.field != "(top level)" else prefix, p.message)
+        for p in validation_problems(exc, name)
+    ]
 
 
 def parse_replay(data: Any, name: str) -> Replay:
@@ -113,11 +122,29 @@ def parse_replay(data: Any, name: str) -> Replay:
     if data.get("format") != FORMAT:
         raise DataError([Problem(name, "format", f"is not a Skirmish replay (format should be {FORMAT!r})")])
     if data.get("version") != VERSION:
-        raise DataError([Problem(name, "version", f"version {data.get('version')!r} is not supported "
-                                 f"(this build reads version {VERSION})")])
+        raise DataError(
+            [
+                Problem(
+                    name,
+                    "version",
+                    f"version {data.get('version')!r} is not supported (this build reads version {VERSION})",
+                )
+            ]
+        )
     problems: list[Problem] = []
-    known = {"format", "version", "status", "seed", "bots", "options", "scenario", "troupes", "actions",
-             "final_hash", "result"}
+    known = {
+        "format",
+        "version",
+        "status",
+        "seed",
+        "bots",
+        "options",
+        "scenario",
+        "troupes",
+        "actions",
+        "final_hash",
+        "result",
+    }
     for key in sorted(set(data) - known):
         problems.append(Problem(name, key, "unknown key (not part of the format)"))
     seed = data.get("seed")
@@ -137,8 +164,10 @@ def parse_replay(data: Any, name: str) -> Replay:
         for i, t in enumerate(raw_troupes):
             try:
                 troupe = Troupe.model_validate(t)
-                problems.extend(Problem(name, f"troupes[{i}].{p.field}", p.message)
-                                for p in check_troupe_references(troupe, name))
+                problems.extend(
+                    Problem(name, f"troupes[{i}].{p.field}", p.message)
+                    for p in check_troupe_references(troupe, name)
+                )
                 troupes.append(troupe)
             except ValidationError as exc:
                 problems.extend(_problems(exc, name, f"troupes[{i}]"))
@@ -166,8 +195,13 @@ def parse_replay(data: Any, name: str) -> Replay:
     if final_hash is not None and (not isinstance(final_hash, str) or len(final_hash) != 64):
         problems.append(Problem(name, "final_hash", "must be a 64-character SHA-256 hex digest"))
     if scenario is not None and troupes_ok and len(troupes) != len(scenario.sides):
-        problems.append(Problem(name, "troupes", f"the scenario has {len(scenario.sides)} sides but "
-                                f"{len(troupes)} troupes are given"))
+        problems.append(
+            Problem(
+                name,
+                "troupes",
+                f"the scenario has {len(scenario.sides)} sides but {len(troupes)} troupes are given",
+            )
+        )
     if problems:
         raise DataError(problems)
     assert scenario is not None and isinstance(seed, int)
@@ -195,8 +229,16 @@ def load_replay(path: str | Path) -> Replay:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError([Problem(name, "", f"is not valid JSON (truncated or damaged?): {exc.msg} at line "
-                                 f"{exc.lineno} column {exc.colno}")]) from None
+        raise DataError(
+            [
+                Problem(
+                    name,
+                    "",
+                    f"is not valid JSON (truncated or damaged?): {exc.msg} at line "
+                    f"{exc.lineno} column {exc.colno}",
+                )
+            ]
+        ) from None
     except RecursionError:
         raise DataError([Problem(name, "", "is nested too deeply to be a replay")]) from None
     return parse_replay(data, name)

@@ -58,9 +58,8 @@ class ScenarioRules:
     def winner(self) -> tuple[int | None, str]:
         g = self.game
         left = g.teams_on_table()
-        if g.scenario.victory.value == "last_standing":
-            if len(left) == 1:
-                return left[0], "last side standing"
+        if g.scenario.victory.value == "last_standing" and len(left) == 1:
+            return left[0], "last side standing"
         totals = self.team_points()
         best = max(totals.values())
         top = sorted(t for t, v in totals.items() if v == best)

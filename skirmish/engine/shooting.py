@@ -35,15 +35,26 @@ class ShotSpec:
 
 
 def shot_specs(game: Game, m: ModelState) -> list[ShotSpec]:
-    specs = [ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
-             for w in ranged_weapons(m, game.armoury(m))]
+    specs = [
+        ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
+        for w in ranged_weapons(m, game.armoury(m))
+    ]
     for a in abilities_of(m, game.armoury(m)):
         if a.effect == "ranged_attack" and a.timing.value == "shooting":
             p = a.params
-            specs.append(ShotSpec(a.name, a.title, float(a.range or 0), int(p.get("damage", 1)),
-                                  bool(p.get("shield_breaker", False)), int(p.get("bonus", 0)),
-                                  str(p.get("element", a.element)) if (p.get("element") or a.element) else None,
-                                  a.ap_cost, True))
+            specs.append(
+                ShotSpec(
+                    a.name,
+                    a.title,
+                    float(a.range or 0),
+                    int(p.get("damage", 1)),
+                    bool(p.get("shield_breaker", False)),
+                    int(p.get("bonus", 0)),
+                    str(p.get("element", a.element)) if (p.get("element") or a.element) else None,
+                    a.ap_cost,
+                    True,
+                )
+            )
     return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
 
 
@@ -95,15 +106,16 @@ def can_fire(game: Game, m: ModelState) -> bool:
     """R-C2: a model KO'd this phase but not yet removed still fires (simultaneous fire)."""
     if m.removed or m.fired:
         return False
-    if not game.options.shoot_into_melee and game.in_melee(m):
-        return False
-    return True
+    return game.options.shoot_into_melee or not game.in_melee(m)
 
 
 def targetable(game: Game, shooter: ModelState, target: ModelState) -> bool:
-    return (target.active and game.enemies(shooter, target)
-            and (game.options.shoot_into_melee or not game.in_melee(target))
-            and game.sees(shooter, target))
+    return (
+        target.active
+        and game.enemies(shooter, target)
+        and (game.options.shoot_into_melee or not game.in_melee(target))
+        and game.sees(shooter, target)
+    )
 
 
 def has_options(game: Game, player: int) -> bool:
@@ -148,7 +160,9 @@ def do_shoot(game: Game, action: Shoot) -> None:
         raise IllegalAction("R-C6", f"{shooter.name} is in melee and cannot shoot")
     spec = next((sp for sp in shot_specs(game, shooter) if sp.name == action.weapon), None)
     if spec is None:
-        raise IllegalAction("R-P3", f"{shooter.name} has no ranged weapon or ranged ability `{action.weapon}`")
+        raise IllegalAction(
+            "R-P3", f"{shooter.name} has no ranged weapon or ranged ability `{action.weapon}`"
+        )
     if spec.ap_cost > shooter.ap:
         raise IllegalAction("R-P4", f"{spec.title} costs {spec.ap_cost} AP; {shooter.name} has {shooter.ap}")
     target = game.model(action.target, rule="R-C1")
@@ -165,21 +179,32 @@ def do_shoot(game: Game, action: Shoot) -> None:
         raise IllegalAction("R-C1", f"Impossible Shot: {attack.explain()} is not above 0")
     distance = game.distance(shooter, target)
     if game.options.premeasure and distance > spec.range:
-        raise IllegalAction("R-C1", f"{target.name} is {distance:.1f}\" away, beyond {spec.title}'s {spec.range:g}\"")
+        raise IllegalAction(
+            "R-C1", f'{target.name} is {distance:.1f}" away, beyond {spec.title}\'s {spec.range:g}"'
+        )
     # Declared: from here on the shot is spent whatever happens.
     shooter.fired = True
     shooter.ap -= spec.ap_cost
     ids = (shooter.id, target.id)
     if distance > spec.range:
-        game.emit("shot_wasted", f"{shooter.name} fires {spec.title} at {target.name}: {distance:.1f}\" is beyond "
-                  f"its {spec.range:g}\" — the shot is wasted", ids)
+        game.emit(
+            "shot_wasted",
+            f'{shooter.name} fires {spec.title} at {target.name}: {distance:.1f}" is beyond '
+            f'its {spec.range:g}" — the shot is wasted',
+            ids,
+        )
         return
     if target.taking_cover and not sees_hidden(game, shooter, target):
         start = len(game.dice.history)
         passed, roll = perception_test(game.dice, shooter.profile.perception)
         verdict = "passes" if passed else "fails — the shot is lost"
-        game.emit("perception", f"{shooter.name} tests Perception to fire at {target.name} (Taking Cover): "
-                  f"rolls {roll} vs {shooter.profile.perception}, {verdict}", ids, rolls_from=start)
+        game.emit(
+            "perception",
+            f"{shooter.name} tests Perception to fire at {target.name} (Taking Cover): "
+            f"rolls {roll} vs {shooter.profile.perception}, {verdict}",
+            ids,
+            rolls_from=start,
+        )
         if not passed:
             return
     from skirmish.engine import abilities
@@ -201,17 +226,24 @@ def resolve(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec)
     """Roll the opposed shot and, on a hit, the target's saves."""
     attack, dodge = shot_scores(game, shooter, target, spec)
     if attack.base_total <= 0:
-        game.emit("impossible", f"{shooter.name}'s shot at {target.name} became an Impossible Shot",
-                  (shooter.id, target.id))
+        game.emit(
+            "impossible",
+            f"{shooter.name}'s shot at {target.name} became an Impossible Shot",
+            (shooter.id, target.id),
+        )
         return
     start = len(game.dice.history)
     roll = resolve_shot(game.dice, attack, dodge)
     if roll.auto_hit:
-        text = f"{shooter.name} fires {spec.title}: {roll.attack.explain()}; {target.name} cannot dodge " \
-               f"({dodge.explain()}) — hit"
+        text = (
+            f"{shooter.name} fires {spec.title}: {roll.attack.explain()}; {target.name} cannot dodge "
+            f"({dodge.explain()}) — hit"
+        )
     else:
-        text = (f"{shooter.name} fires {spec.title}: {roll.attack.explain()} vs {target.name} dodges "
-                f"{roll.dodge.explain()} — {'hit' if roll.hit else 'dodged'}")
+        text = (
+            f"{shooter.name} fires {spec.title}: {roll.attack.explain()} vs {target.name} dodges "
+            f"{roll.dodge.explain()} — {'hit' if roll.hit else 'dodged'}"
+        )
     game.emit("shot", text, (shooter.id, target.id), rolls_from=start)
     if roll.hit:
         inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)
@@ -224,4 +256,6 @@ def remove_casualties(game: Game) -> None:
         m.removed = True
     if gone:
         game.moved()
-        game.emit("removed", "Removed as casualties: " + ", ".join(m.name for m in gone), tuple(m.id for m in gone))
+        game.emit(
+            "removed", "Removed as casualties: " + ", ".join(m.name for m in gone), tuple(m.id for m in gone)
+        )
