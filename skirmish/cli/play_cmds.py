@@ -65,14 +65,18 @@ def setup(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
             raise UsageProblem(f"--turns {turns}: choose 1 to 50 turns")
         scenario = scenario.model_copy(update={"turns": turns})
     if len(troupe_args) > len(scenario.sides):
-        raise UsageProblem(f"--troupe: scenario `{scenario.name}` has {len(scenario.sides)} sides but "
-                           f"{len(troupe_args)} troupes were given")
+        raise UsageProblem(
+            f"--troupe: scenario `{scenario.name}` has {len(scenario.sides)} sides but "
+            f"{len(troupe_args)} troupes were given"
+        )
     troupes = []
     problems: list[Problem] = []
     for i, side in enumerate(scenario.sides):
         arg = troupe_args[i] if i < len(troupe_args) else side.troupe
         if arg is None:
-            raise UsageProblem(f"--troupe: side `{side.name}` of `{scenario.name}` has no default troupe; give one")
+            raise UsageProblem(
+                f"--troupe: side `{side.name}` of `{scenario.name}` has no default troupe; give one"
+            )
         try:
             troupe = find_troupe(arg)
         except DataError as exc:
@@ -90,19 +94,33 @@ def setup(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
 def print_result(game) -> None:
     r = game.result()
     s = game.state
-    winner = "draw" if s.winning_team is None else ", ".join(
-        p.name for p in s.players if p.team == s.winning_team)
+    winner = (
+        "draw" if s.winning_team is None else ", ".join(p.name for p in s.players if p.team == s.winning_team)
+    )
     print(f"Scenario: {game.scenario.title} (seed {game.seed})")
     print(f"Result: {winner} — {s.result_reason}")
     print(f"Turns: {r['turns']}")
-    print("Battle Points: " + ", ".join(f"{k} {v} (per turn {r['battle_points_per_turn'][k]})"
-                                        for k, v in r["battle_points"].items()))
+    print(
+        "Battle Points: "
+        + ", ".join(
+            f"{k} {v} (per turn {r['battle_points_per_turn'][k]})" for k, v in r["battle_points"].items()
+        )
+    )
     print("KOs made: " + ", ".join(f"{k} {v}" for k, v in r["kos"].items()))
     print("Models left: " + ", ".join(f"{k} {v}" for k, v in r["models_left"].items()))
 
 
-def play(scenario_arg: str | None, troupe_args: list[str], seed: int, bots: str | None, headless: bool,
-         turns: int | None, replay_out: str | None, screenshot: str | None, option_args: list[str]) -> None:
+def play(
+    scenario_arg: str | None,
+    troupe_args: list[str],
+    seed: int,
+    bots: str | None,
+    headless: bool,
+    turns: int | None,
+    replay_out: str | None,
+    screenshot: str | None,
+    option_args: list[str],
+) -> None:
     from skirmish.bots.runner import play_out, seat_bots
     from skirmish.engine.game import Game
     from skirmish.engine.replay import save_game
@@ -118,13 +136,17 @@ def play(scenario_arg: str | None, troupe_args: list[str], seed: int, bots: str 
                 raise UsageProblem(f"{flag} {out}: folder {parent} does not exist")
     scenario, troupes, options = setup(scenario_arg, troupe_args, turns, option_args)
     if not headless and not has_display():
-        print("skirmish: no display found — playing a headless bot game instead (use --headless to say so)",
-              file=sys.stderr)
+        print(
+            "skirmish: no display found — playing a headless bot game instead (use --headless to say so)",
+            file=sys.stderr,
+        )
         headless = True
     if not headless:
         from skirmish.ui.app import run_play
 
-        run_play(scenario, troupes, options, seed=seed, bots=bots, replay_out=replay_out, screenshot=screenshot)
+        run_play(
+            scenario, troupes, options, seed=seed, bots=bots, replay_out=replay_out, screenshot=screenshot
+        )
         return
     policies = [bots or side.bot or "heuristic" for side in scenario.sides]
     game = Game(scenario, troupes, seed=seed, options=options, bots=policies)
@@ -155,8 +177,16 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None) -> N
         ok, reached = verify_replay(rep)
         if not ok:
             recorded = rep.final_hash or "(none recorded)"
-            raise DataError([Problem(file, "final_hash", f"re-simulation reached {reached[:16]}…, not the recorded "
-                                     f"{recorded[:16]}… — the replay does not reproduce")])
+            raise DataError(
+                [
+                    Problem(
+                        file,
+                        "final_hash",
+                        f"re-simulation reached {reached[:16]}…, not the recorded "
+                        f"{recorded[:16]}… — the replay does not reproduce",
+                    )
+                ]
+            )
         print(f"{file}: verified — {len(rep.actions)} actions reach the recorded state {reached[:16]}…")
         if screenshot:
             save_screenshot(rep.play(record_log=False), screenshot)

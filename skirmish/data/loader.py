@@ -107,7 +107,9 @@ def detect_kind(data: dict[str, Any]) -> Kind | None:
 def standard_armoury() -> Armoury:
     """The rulebook's standard armours, shields, weapons and abilities, shipped with the package."""
     text = resources.files("skirmish.data").joinpath("armoury.toml").read_text(encoding="utf-8")
-    return validate_model(Armoury, parse_toml(text, "skirmish/data/armoury.toml"), "skirmish/data/armoury.toml")
+    return validate_model(
+        Armoury, parse_toml(text, "skirmish/data/armoury.toml"), "skirmish/data/armoury.toml"
+    )
 
 
 def troupe_armoury(troupe: Troupe) -> Armoury:
@@ -133,18 +135,25 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
             problems.append(Problem(name, f"{base}.shield", f"no shield named `{p.shield}` in the armoury"))
         for j, w in enumerate(p.weapons):
             if w not in weapons:
-                problems.append(Problem(name, f"{base}.weapons[{j}]", f"no weapon named `{w}` in the armoury"))
+                problems.append(
+                    Problem(name, f"{base}.weapons[{j}]", f"no weapon named `{w}` in the armoury")
+                )
         for j, a in enumerate(p.abilities):
             if a not in abilities:
-                problems.append(Problem(name, f"{base}.abilities[{j}]", f"no ability named `{a}` in the armoury"))
+                problems.append(
+                    Problem(name, f"{base}.abilities[{j}]", f"no ability named `{a}` in the armoury")
+                )
     return problems
 
 
 def check_scenario_geometry(scenario: Scenario, name: str) -> list[Problem]:
     """Every polygon must be a simple shape with area (a self-crossing outline is refused)."""
     problems: list[Problem] = []
-    groups = [("terrain", scenario.terrain), ("deployment", scenario.deployment),
-              ("scoring.zones", scenario.scoring.zones)]
+    groups = [
+        ("terrain", scenario.terrain),
+        ("deployment", scenario.deployment),
+        ("scoring.zones", scenario.scoring.zones),
+    ]
     for label, items in groups:
         for i, item in enumerate(items):
             poly = shapely.Polygon(item.polygon)
@@ -179,8 +188,16 @@ def load_toml_file(path: str | Path, expect: Kind | None = None) -> Troupe | Sce
     data = parse_toml(read_text(p), name)
     kind = detect_kind(data)
     if expect is not None and kind != expect:
-        raise DataError([Problem(name, "", f"is not a {expect} file (it has no `"
-                                 f"{'models' if expect == 'troupe' else 'deployment'}` table)")])
+        raise DataError(
+            [
+                Problem(
+                    name,
+                    "",
+                    f"is not a {expect} file (it has no `"
+                    f"{'models' if expect == 'troupe' else 'deployment'}` table)",
+                )
+            ]
+        )
     if kind == "troupe":
         return load_troupe_data(data, name)
     if kind == "scenario":

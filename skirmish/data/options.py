@@ -18,7 +18,9 @@ class RuleOptions(Strict):
     )
     shoot_into_melee: bool = Field(default=False, description="Models in melee may shoot and be shot (R-C6).")
     models_block_sight: bool = Field(default=False, description="Other bases block line of sight (R-B3).")
-    ko_points: int = Field(default=1, ge=0, le=100, description="Battle Points for each enemy model KO'd (R-E3).")
+    ko_points: int = Field(
+        default=1, ge=0, le=100, description="Battle Points for each enemy model KO'd (R-E3)."
+    )
 
     def with_overrides(self, overrides: dict[str, object]) -> RuleOptions:
         """A copy with `overrides` applied and re-validated (so `--option` gets the file checks)."""

@@ -73,9 +73,13 @@ class Side(Strict):
     """A player's seat in the scenario: its default troupe and who drives it."""
 
     name: Name = Field(description="Identifier, e.g. `heroes`.")
-    team: int = Field(default=-1, ge=-1, le=7, description="Sides with the same team are allies; -1: own team.")
+    team: int = Field(
+        default=-1, ge=-1, le=7, description="Sides with the same team are allies; -1: own team."
+    )
     troupe: Name | None = Field(default=None, description="Default troupe name for this side.")
-    bot: str | None = Field(default=None, description="If set, the game drives this side with this bot policy.")
+    bot: str | None = Field(
+        default=None, description="If set, the game drives this side with this bot policy."
+    )
 
 
 class Board(Strict):
@@ -122,6 +126,8 @@ class Scenario(Strict):
         ]:
             for x, y in poly:
                 if not (-1e-9 <= x <= self.board.width + 1e-9 and -1e-9 <= y <= self.board.height + 1e-9):
-                    raise ValueError(f"`{poly_owner}`: point [{x}, {y}] lies off the {self.board.width}x"
-                                     f"{self.board.height} table")
+                    raise ValueError(
+                        f"`{poly_owner}`: point [{x}, {y}] lies off the {self.board.width}x"
+                        f"{self.board.height} table"
+                    )
         return self

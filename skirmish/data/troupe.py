@@ -69,7 +69,9 @@ class Profile(Strict):
     hero: bool = Field(default=False, description="A hero: counts against the troupe's hero limit.")
     unique: bool = Field(default=False, description="A named character: at most one per troupe.")
     any_kingdom: bool = Field(default=False, description="May join a troupe of any kingdom.")
-    kingdom: Kingdom | None = Field(default=None, description="Kingdom of the model; defaults to the troupe's.")
+    kingdom: Kingdom | None = Field(
+        default=None, description="Kingdom of the model; defaults to the troupe's."
+    )
 
 
 class TroupeEntry(Strict):
@@ -87,7 +89,9 @@ class Troupe(Strict):
     description: Text = Field(default="", description="A short description of the troupe.")
     kingdom: Kingdom = Field(description="The troupe's kingdom.")
     allegiance: Allegiance = Field(default=Allegiance.neutral, description="For or against the Avatar.")
-    heroic: bool = Field(default=False, description="A pre-made Heroic Troupe (building limits do not apply).")
+    heroic: bool = Field(
+        default=False, description="A pre-made Heroic Troupe (building limits do not apply)."
+    )
     points: int | None = Field(default=None, ge=0, le=100000, description="Declared points total, if any.")
     models: Annotated[list[TroupeEntry], Field(min_length=1, max_length=40)] = Field(
         description="The troupe's models."

@@ -26,8 +26,14 @@ if TYPE_CHECKING:
     from skirmish.engine.game import Game
     from skirmish.engine.shooting import ShotSpec
 
-TIMING_STEP = {"move": "movement", "take_cover": "take_cover", "shooting": "shooting", "charges": "charges",
-               "melee": "charges", "end": "advances"}
+TIMING_STEP = {
+    "move": "movement",
+    "take_cover": "take_cover",
+    "shooting": "shooting",
+    "charges": "charges",
+    "melee": "charges",
+    "end": "advances",
+}
 """The step in which an ability of each timing is used (melee abilities just before the melee is fought)."""
 
 ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff"}
@@ -69,13 +75,26 @@ def _range(a: Ability, default: float) -> float:
 def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
     s = game.state
     if a.effect == "heal":
-        return [t for t in s.models if t.active and not game.enemies(m, t) and t.hp < t.profile.hp
-                and (t is m or game.distance(m, t) <= _range(a, 2.0))]
+        return [
+            t
+            for t in s.models
+            if t.active
+            and not game.enemies(m, t)
+            and t.hp < t.profile.hp
+            and (t is m or game.distance(m, t) <= _range(a, 2.0))
+        ]
     if a.effect in ("push", "nullify_cover"):
-        return [t for t in s.models if t.active and game.enemies(m, t) and game.sees(m, t)
-                and game.distance(m, t) <= _range(a, 6.0)]
+        return [
+            t
+            for t in s.models
+            if t.active and game.enemies(m, t) and game.sees(m, t) and game.distance(m, t) <= _range(a, 6.0)
+        ]
     if a.effect == "chi_block":
-        return [t for t in s.models if t.active and game.enemies(m, t) and game.distance(m, t) <= _range(a, CONTACT)]
+        return [
+            t
+            for t in s.models
+            if t.active and game.enemies(m, t) and game.distance(m, t) <= _range(a, CONTACT)
+        ]
     return []
 
 
@@ -117,7 +136,9 @@ def has_options(game: Game, player: int) -> bool:
     return bool(candidates(game, player))
 
 
-def _wall_piece(game: Game, m: ModelState, a: Ability, at: tuple[float, float]) -> tuple[Terrain, shapely.Polygon]:
+def _wall_piece(
+    game: Game, m: ModelState, a: Ability, at: tuple[float, float]
+) -> tuple[Terrain, shapely.Polygon]:
     s = game.state
     length, width = float(a.params.get("length", 4)), float(a.params.get("width", 1))
     d = np.asarray(at) - s.xy[m.index]
@@ -125,12 +146,19 @@ def _wall_piece(game: Game, m: ModelState, a: Ability, at: tuple[float, float]) 
     ux, uy = math.cos(angle), math.sin(angle)
     vx, vy = -uy, ux
     hl, hw = length / 2, width / 2
-    pts = [(at[0] + sx * hl * ux + sy * hw * vx, at[1] + sx * hl * uy + sy * hw * vy)
-           for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    pts = [
+        (at[0] + sx * hl * ux + sy * hw * vx, at[1] + sx * hl * uy + sy * hw * vy)
+        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
     pts = [(round(x, 6), round(y, 6)) for x, y in pts]
     n = len(game.state.terrain_added)
-    terrain = Terrain(name=f"{a.name}_{n + 1}", polygon=[list(p) for p in pts], cover=Cover.none,
-                      blocks_sight=True, impassable=True)
+    terrain = Terrain(
+        name=f"{a.name}_{n + 1}",
+        polygon=[list(p) for p in pts],
+        cover=Cover.none,
+        blocks_sight=True,
+        impassable=True,
+    )
     return terrain, shapely.Polygon(pts)
 
 
@@ -138,8 +166,10 @@ def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]
     s = game.state
     if not all(math.isfinite(v) for v in at):
         return "the point must be finite"
-    if float(np.hypot(at[0] - s.xy[m.index, 0], at[1] - s.xy[m.index, 1])) - s.radii[m.index] > _range(a, 6.0):
-        return f"the wall must rise within {_range(a, 6.0):g}\" of {m.name}"
+    if float(np.hypot(at[0] - s.xy[m.index, 0], at[1] - s.xy[m.index, 1])) - s.radii[m.index] > _range(
+        a, 6.0
+    ):
+        return f'the wall must rise within {_range(a, 6.0):g}" of {m.name}'
     terrain, poly = _wall_piece(game, m, a, at)
     minx, miny, maxx, maxy = poly.bounds
     if minx < 0 or miny < 0 or maxx > game.scenario.board.width or maxy > game.scenario.board.height:
@@ -180,8 +210,10 @@ def do_use(game: Game, action: UseAbility) -> None:
             raise IllegalAction("R-P4", f"{a.title} needs a target model")
         target = game.model(action.target, rule="R-P4")
         if target not in _targets(game, m, a):
-            raise IllegalAction("R-P4", f"{target.name} is not a valid target of {a.title} (range "
-                                f"{_range(a, 0):g}\", sight, side)")
+            raise IllegalAction(
+                "R-P4",
+                f'{target.name} is not a valid target of {a.title} (range {_range(a, 0):g}", sight, side)',
+            )
     if a.effect == "wall":
         if action.at is None:
             raise IllegalAction("R-P4", f"{a.title} needs a point")
@@ -208,15 +240,24 @@ def do_use(game: Game, action: UseAbility) -> None:
         m.glide = True
         m.buffs["move"] = m.buffs.get("move", 0) + int(a.params.get("bonus_move", 0))
         game.moved()
-        game.emit("ability", f"{m.name} uses {a.title}: flies this move (+{a.params.get('bonus_move', 0)}\")", ids)
+        game.emit(
+            "ability", f'{m.name} uses {a.title}: flies this move (+{a.params.get("bonus_move", 0)}")', ids
+        )
     elif a.effect == "buff":
         stat, amount = str(a.params.get("stat", "combat")), int(a.params.get("amount", 1))
         rng = _range(a, 0.0)
-        got = [t for t in s.models if t.active and not game.enemies(m, t) and (t is m or game.distance(m, t) <= rng)]
+        got = [
+            t
+            for t in s.models
+            if t.active and not game.enemies(m, t) and (t is m or game.distance(m, t) <= rng)
+        ]
         for t in got:
             t.buffs[stat] = t.buffs.get(stat, 0) + amount
-        game.emit("ability", f"{m.name} uses {a.title}: +{amount} {stat} this turn for "
-                  + ", ".join(t.name for t in got), tuple(t.id for t in got))
+        game.emit(
+            "ability",
+            f"{m.name} uses {a.title}: +{amount} {stat} this turn for " + ", ".join(t.name for t in got),
+            tuple(t.id for t in got),
+        )
     elif a.effect == "wall":
         assert action.at is not None
         terrain, _ = _wall_piece(game, m, a, action.at)
@@ -232,16 +273,29 @@ def do_use(game: Game, action: UseAbility) -> None:
         if float(np.hypot(*direction)) < 1e-9:
             direction = np.array([0.0, 1.0])
         before = s.xy[target.index].copy()
-        new_xy = push(game.table, target.index, direction, float(a.params.get("distance", 3)), s.xy, s.radii,
-                      ignore=game.gone_mask())
+        new_xy = push(
+            game.table,
+            target.index,
+            direction,
+            float(a.params.get("distance", 3)),
+            s.xy,
+            s.radii,
+            ignore=game.gone_mask(),
+        )
         s.xy[target.index] = new_xy
         game.moved()
         moved = float(np.hypot(*(new_xy - before)))
-        game.emit("ability", f"{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}\"", ids)
+        game.emit("ability", f'{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}"', ids)
         damage = int(a.params.get("damage", 0))
         if damage > 0:
-            inflict(game, target, damage, shield_breaker=bool(a.params.get("shield_breaker", False)), by=m,
-                    source=a.title)
+            inflict(
+                game,
+                target,
+                damage,
+                shield_breaker=bool(a.params.get("shield_breaker", False)),
+                by=m,
+                source=a.title,
+            )
 
 
 # ----------------------------------------------------------------- reactions (R-X2)
@@ -258,8 +312,12 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
     out = []
     weak = WEAK_TO.get(target.profile.elements[0].value) if target.profile.elements else None
     for a in abilities_of(target, game.armoury(target)):
-        if a.effect not in REACTIONS or a.ap_cost > target.ap or target.buffs.get(f"used:{a.name}") \
-                or game.rules.element_blocked(target, a.element):
+        if (
+            a.effect not in REACTIONS
+            or a.ap_cost > target.ap
+            or target.buffs.get(f"used:{a.name}")
+            or game.rules.element_blocked(target, a.element)
+        ):
             continue
         if a.effect == "reaction_block":
             if _power(spec) > int(a.params.get("power", 1)):

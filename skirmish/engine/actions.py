@@ -127,8 +127,20 @@ class Disengage(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.__name__: cls
-    for cls in (EndStep, Deploy, Move, TakeCover, Shoot, Charge, CounterCharge, Decline, UseAbility, React,
-                Advance, Disengage)
+    for cls in (
+        EndStep,
+        Deploy,
+        Move,
+        TakeCover,
+        Shoot,
+        Charge,
+        CounterCharge,
+        Decline,
+        UseAbility,
+        React,
+        Advance,
+        Disengage,
+    )
 }
 
 
@@ -161,7 +173,12 @@ def _point(p: Any) -> Point:
     if not isinstance(p, list | tuple) or len(p) != 2:
         raise ValueError(f"a point is two numbers, not {p!r}")
     x, y = p
-    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, int | float) or not isinstance(y, int | float):
+    if (
+        isinstance(x, bool)
+        or isinstance(y, bool)
+        or not isinstance(x, int | float)
+        or not isinstance(y, int | float)
+    ):
         raise ValueError(f"a point is two numbers, not {p!r}")
     return (float(x), float(y))
 

@@ -19,15 +19,23 @@ def saves_of(game: Game, m: ModelState) -> tuple[int | None, int | None]:
     return armour, shield
 
 
-def inflict(game: Game, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None,
-            source: str) -> HitResult | None:
+def inflict(
+    game: Game, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None, source: str
+) -> HitResult | None:
     """A hit lands on `target`: it rolls its saves, then loses HP and may be KO'd. None if already KO'd."""
     if target.ko or target.removed or game.rules.absorbs_hit(target):
         return None
     start = len(game.dice.history)
     armour, shield = saves_of(game, target)
-    result = apply_hit(game.dice, target.hp, damage, armour, shield, taking_cover=target.taking_cover,
-                       shield_breaker=shield_breaker)
+    result = apply_hit(
+        game.dice,
+        target.hp,
+        damage,
+        armour,
+        shield,
+        taking_cover=target.taking_cover,
+        shield_breaker=shield_breaker,
+    )
     saves = ", ".join(f"{r.name} {r.die} (needs {r.need}+)" for r in result.saves.rolls) or "no save"
     if result.saves.saved:
         game.emit("save", f"{target.name} saves against {source}: {saves}", (target.id,), rolls_from=start)

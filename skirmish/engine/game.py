@@ -33,9 +33,18 @@ from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, s
 from skirmish.rules.dice import Dice
 
 STEP_RULE = {
-    "deploy": "R-T1", "ap_roll": "R-M1", "movement": "R-M2", "take_cover": "R-M4", "shooting": "R-C1",
-    "ranged_casualties": "R-C2", "charges": "R-C3", "melee": "R-C4", "melee_casualties": "R-C5",
-    "advances": "R-E1", "scoring": "R-E3", "turn_end": "R-E4",
+    "deploy": "R-T1",
+    "ap_roll": "R-M1",
+    "movement": "R-M2",
+    "take_cover": "R-M4",
+    "shooting": "R-C1",
+    "ranged_casualties": "R-C2",
+    "charges": "R-C3",
+    "melee": "R-C4",
+    "melee_casualties": "R-C5",
+    "advances": "R-E1",
+    "scoring": "R-E3",
+    "turn_end": "R-E4",
 }
 
 
@@ -65,7 +74,9 @@ class Game:
         record_log: bool = True,
     ) -> None:
         if len(troupes) != len(scenario.sides):
-            raise ValueError(f"scenario `{scenario.name}` has {len(scenario.sides)} sides; got {len(troupes)} troupes")
+            raise ValueError(
+                f"scenario `{scenario.name}` has {len(scenario.sides)} sides; got {len(troupes)} troupes"
+            )
         self.scenario = scenario
         self.troupes = list(troupes)
         self.options = options if options is not None else scenario.options
@@ -104,8 +115,9 @@ class Game:
                     models.append(ModelState(mid, len(models), p, entry.profile, hp=entry.profile.hp))
                     radii.append(entry.profile.base / 2)
         n = len(models)
-        return GameState(models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float),
-                         order=list(range(len(players))))
+        return GameState(
+            models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float), order=list(range(len(players)))
+        )
 
     # ----------------------------------------------------------------- queries
     @property
@@ -136,11 +148,15 @@ class Game:
 
     def enemy_mask(self, model: ModelState) -> np.ndarray:
         t = self.team(model)
-        return np.fromiter((self.team(m) != t for m in self.state.models), dtype=bool, count=len(self.state.models))
+        return np.fromiter(
+            (self.team(m) != t for m in self.state.models), dtype=bool, count=len(self.state.models)
+        )
 
     def gone_mask(self) -> np.ndarray:
         """Models that no longer stand in anyone's way: KO'd or removed."""
-        return np.fromiter((not m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
+        return np.fromiter(
+            (not m.active for m in self.state.models), dtype=bool, count=len(self.state.models)
+        )
 
     def moved(self) -> None:
         """Call after any change of positions or terrain: the per-step geometry tables are stale."""
@@ -193,8 +209,11 @@ class Game:
             return []
         self._refresh_geo()
         row = self._dist[model.index]
-        return [m for m in self.state.models
-                if m.active and m is not model and row[m.index] <= CONTACT and self.enemies(m, model)]
+        return [
+            m
+            for m in self.state.models
+            if m.active and m is not model and row[m.index] <= CONTACT and self.enemies(m, model)
+        ]
 
     def in_melee(self, model: ModelState) -> bool:
         return bool(self.melee_enemies(model))
@@ -207,12 +226,21 @@ class Game:
             if base is not None and base[0] is self.table and base[1].shape == xy.shape:
                 # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
                 moved = (base[1] != xy).any(axis=1)
-                vis = base[2] if not moved.any() else np.asarray(
-                    sight_table_update(self.table, base[2], xy, radii, moved,
-                                       block_bases=self.options.models_block_sight), dtype=bool)
+                vis = (
+                    base[2]
+                    if not moved.any()
+                    else np.asarray(
+                        sight_table_update(
+                            self.table, base[2], xy, radii, moved, block_bases=self.options.models_block_sight
+                        ),
+                        dtype=bool,
+                    )
+                )
             else:
-                vis = np.array(sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
-                               dtype=bool)
+                vis = np.array(
+                    sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
+                    dtype=bool,
+                )
             self._sight_base = (self.table, xy.copy(), vis)
             vis = vis.copy()
             self._refresh_geo()
@@ -232,8 +260,10 @@ class Game:
     def friend_within(self, model: ModelState, inches: float) -> bool:
         self._refresh_geo()
         row = self._dist[model.index]
-        return any(m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
-                   for m in self.state.models)
+        return any(
+            m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
+            for m in self.state.models
+        )
 
     def player_models(self, player: int) -> list[ModelState]:
         return [m for m in self.state.models if m.player == player]
@@ -242,8 +272,9 @@ class Game:
         return sorted({self.team(m) for m in self.state.models if m.active})
 
     # ----------------------------------------------------------------- log
-    def emit(self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None,
-             **data: Any) -> None:
+    def emit(
+        self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
+    ) -> None:
         if not self.record_log:
             return
         rolls = tuple(self.dice.history[rolls_from:]) if rolls_from is not None else ()
@@ -257,8 +288,11 @@ class Game:
         if s.over:
             return []
         if s.pending is not None:
-            return charges.pending_actions(self) if s.pending.kind == "counter_charge" else \
-                abilities.pending_actions(self)
+            return (
+                charges.pending_actions(self)
+                if s.pending.kind == "counter_charge"
+                else abilities.pending_actions(self)
+            )
         gen = _GENERATORS.get(s.step)
         actions = gen(self, s.active_player) if gen else []
         actions.extend(abilities.candidates(self, s.active_player))
@@ -273,7 +307,11 @@ class Game:
         kind = type(action).__name__
         allowed = PENDING_ACTIONS[s.pending.kind] if s.pending is not None else SPECS[s.step].actions
         if kind not in allowed:
-            where = f"a pending {s.pending.kind.replace('_', '-')}" if s.pending else f"the {SPECS[s.step].title} step"
+            where = (
+                f"a pending {s.pending.kind.replace('_', '-')}"
+                if s.pending
+                else f"the {SPECS[s.step].title} step"
+            )
             raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
         handler: Callable[[Game, Action], None] = _HANDLERS[kind]
         snap = self._snapshot()
@@ -330,17 +368,24 @@ class Game:
         new.pending = copy.deepcopy(s.pending)
         new.extra = copy.deepcopy(s.extra)
         new.terrain_added = list(s.terrain_added)
-        return _Snapshot(new, self.dice.state, len(self.dice.history), list(self.dice._forced), len(self.log),
-                         len(self.history), self.table)
+        return _Snapshot(
+            new,
+            self.dice.state,
+            len(self.dice.history),
+            list(self.dice._forced),
+            len(self.log),
+            len(self.history),
+            self.table,
+        )
 
     def _restore(self, snap: _Snapshot) -> None:
         self.state = snap.state
         self.dice._state = snap.dice_state
-        del self.dice.history[snap.dice_history:]
+        del self.dice.history[snap.dice_history :]
         self.dice._forced.clear()
         self.dice._forced.extend(snap.dice_forced)
-        del self.log[snap.log_len:]
-        del self.history[snap.history_len:]
+        del self.log[snap.log_len :]
+        del self.history[snap.history_len :]
         self.table = snap.table
         self._undo_stale()
 
@@ -378,8 +423,7 @@ class Game:
         s.step, s.phase = TURN[0].name, TURN[0].phase
         if self.options.priority_roll:
             s.order = self._priority_order()
-        self.emit("turn", f"Turn {s.turn} begins; order: "
-                  + ", ".join(s.players[p].name for p in s.order))
+        self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
         self._begin_step(TURN[0].name)
 
     def _priority_order(self) -> list[int]:
@@ -396,8 +440,11 @@ class Game:
             return out
 
         order = rank(list(range(len(self.state.players))))
-        self.emit("priority", "Priority roll: " + ", ".join(self.state.players[p].name for p in order),
-                  rolls_from=start)
+        self.emit(
+            "priority",
+            "Priority roll: " + ", ".join(self.state.players[p].name for p in order),
+            rolls_from=start,
+        )
         return order
 
     def _run_until_input(self) -> None:
@@ -451,10 +498,17 @@ class Game:
             "reason": s.result_reason,
             "battle_points": {p.name: p.total_points for p in s.players},
             "battle_points_per_turn": {p.name: list(p.battle_points) for p in s.players},
-            "kos": {p.name: sum(1 for m in s.models if m.player != p.index and m.ko
-                                and s.extra.get("ko_by", {}).get(m.id) == p.index) for p in s.players},
-            "models_left": {p.name: sum(1 for m in s.models if m.player == p.index and m.active)
-                            for p in s.players},
+            "kos": {
+                p.name: sum(
+                    1
+                    for m in s.models
+                    if m.player != p.index and m.ko and s.extra.get("ko_by", {}).get(m.id) == p.index
+                )
+                for p in s.players
+            },
+            "models_left": {
+                p.name: sum(1 for m in s.models if m.player == p.index and m.active) for p in s.players
+            },
         }
 
 

@@ -23,7 +23,11 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "turn": self.turn, "phase": self.phase, "step": self.step, "kind": self.kind, "text": self.text,
+            "turn": self.turn,
+            "phase": self.phase,
+            "step": self.step,
+            "kind": self.kind,
+            "text": self.text,
             "models": list(self.models),
             "rolls": [{"sides": r.sides, "value": r.value, "purpose": r.purpose} for r in self.rolls],
         }

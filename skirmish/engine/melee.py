@@ -27,7 +27,7 @@ def contact_pairs(game: Game) -> list[tuple[int, int]]:
     act = [m for m in s.models if m.active]
     pairs = []
     for a_i, a in enumerate(act):
-        for b in act[a_i + 1:]:
+        for b in act[a_i + 1 :]:
             if dist[a.index, b.index] <= CONTACT and game.enemies(a, b):
                 pairs.append((a.index, b.index))
     return pairs
@@ -100,8 +100,12 @@ def resolve_melee(game: Game) -> None:
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
         lines = [f"{s.models[i].name}: {scores[i].explain()}" for i in group]
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
-        game.emit("melee", "Melee — " + "; ".join(lines) + ". " + ", ".join(outcome),
-                  tuple(s.models[i].id for i in group), rolls_from=start)
+        game.emit(
+            "melee",
+            "Melee — " + "; ".join(lines) + ". " + ", ".join(outcome),
+            tuple(s.models[i].id for i in group),
+            rolls_from=start,
+        )
         for i in group:
             s.models[i].fought = True
             fought.setdefault(s.models[i].id, [])
@@ -113,8 +117,14 @@ def resolve_melee(game: Game) -> None:
             weapon = melee_weapon(winner, game.armoury(winner))
             damage = weapon.damage if weapon else 1
             breaker = weapon.shield_breaker if weapon else False
-            inflict(game, loser, damage, shield_breaker=breaker, by=winner,
-                    source=f"{winner.name}'s {weapon.title if weapon else 'blows'}")
+            inflict(
+                game,
+                loser,
+                damage,
+                shield_breaker=breaker,
+                by=winner,
+                source=f"{winner.name}'s {weapon.title if weapon else 'blows'}",
+            )
 
 
 def remove_casualties(game: Game) -> None:

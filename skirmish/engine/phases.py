@@ -21,7 +21,9 @@ class StepSpec:
 
 
 def _step(name: str, phase: str, title: str, *actions: str) -> StepSpec:
-    return StepSpec(name, phase, title, bool(actions), frozenset(actions) | ({"EndStep"} if actions else set()))
+    return StepSpec(
+        name, phase, title, bool(actions), frozenset(actions) | ({"EndStep"} if actions else set())
+    )
 
 
 DEPLOY = _step("deploy", "deploy", "Deployment", "Deploy")
@@ -42,5 +44,7 @@ TURN: tuple[StepSpec, ...] = (
 
 STEP_INDEX = {s.name: i for i, s in enumerate(TURN)}
 SPECS = {s.name: s for s in (DEPLOY, *TURN)}
-PENDING_ACTIONS = {"counter_charge": frozenset({"CounterCharge", "Decline"}),
-                   "reaction": frozenset({"React", "Decline"})}
+PENDING_ACTIONS = {
+    "counter_charge": frozenset({"CounterCharge", "Decline"}),
+    "reaction": frozenset({"React", "Decline"}),
+}

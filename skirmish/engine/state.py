@@ -63,13 +63,27 @@ class ModelState:
 
     def public(self) -> dict[str, Any]:
         return {
-            "id": self.id, "hp": self.hp, "ap": self.ap, "ko": self.ko, "removed": self.removed,
-            "taking_cover": self.taking_cover, "limping": self.limping, "charged": self.charged,
-            "charged_from_cover": self.charged_from_cover, "charged_into_cover": self.charged_into_cover,
-            "fired": self.fired, "moved": self.moved, "charge_declared": self.charge_declared,
-            "lost_hp_turn": self.lost_hp_turn, "start_cover": self.start_cover,
-            "chi_blocked": self.chi_blocked, "can_advance": self.can_advance, "advanced": self.advanced,
-            "fought": self.fought, "glide": self.glide, "ko_turn": self.ko_turn,
+            "id": self.id,
+            "hp": self.hp,
+            "ap": self.ap,
+            "ko": self.ko,
+            "removed": self.removed,
+            "taking_cover": self.taking_cover,
+            "limping": self.limping,
+            "charged": self.charged,
+            "charged_from_cover": self.charged_from_cover,
+            "charged_into_cover": self.charged_into_cover,
+            "fired": self.fired,
+            "moved": self.moved,
+            "charge_declared": self.charge_declared,
+            "lost_hp_turn": self.lost_hp_turn,
+            "start_cover": self.start_cover,
+            "chi_blocked": self.chi_blocked,
+            "can_advance": self.can_advance,
+            "advanced": self.advanced,
+            "fought": self.fought,
+            "glide": self.glide,
+            "ko_turn": self.ko_turn,
             "buffs": dict(sorted(self.buffs.items())),
         }
 
@@ -137,17 +151,30 @@ class GameState:
 
     def canonical(self, dice_state: int) -> dict[str, Any]:
         return {
-            "turn": self.turn, "phase": self.phase, "step": self.step, "order": self.order,
+            "turn": self.turn,
+            "phase": self.phase,
+            "step": self.step,
+            "order": self.order,
             "active_index": self.active_index,
-            "pending": None if self.pending is None else {
-                "kind": self.pending.kind, "player": self.pending.player, "model": self.pending.model,
-                "target": self.pending.target, "data": self.pending.data},
-            "over": self.over, "winner": self.winner, "winning_team": self.winning_team,
+            "pending": None
+            if self.pending is None
+            else {
+                "kind": self.pending.kind,
+                "player": self.pending.player,
+                "model": self.pending.model,
+                "target": self.pending.target,
+                "data": self.pending.data,
+            },
+            "over": self.over,
+            "winner": self.winner,
+            "winning_team": self.winning_team,
             "reason": self.result_reason,
             "models": [m.public() for m in self.models],
             "xy": [[float(x), float(y)] for x, y in self.xy],
             "players": [{"ap_roll": p.ap_roll, "bp": p.battle_points, "done": p.done} for p in self.players],
-            "extra": self.extra, "terrain_added": self.terrain_added, "dice": dice_state,
+            "extra": self.extra,
+            "terrain_added": self.terrain_added,
+            "dice": dice_state,
         }
 
 

@@ -33,7 +33,9 @@ class Score:
     @property
     def ordered(self) -> tuple[Modifier, ...]:
         """Positive modifiers first, then negative (the seed's rule for avoiding confusion)."""
-        return tuple(m for m in self.modifiers if m.value >= 0) + tuple(m for m in self.modifiers if m.value < 0)
+        return tuple(m for m in self.modifiers if m.value >= 0) + tuple(
+            m for m in self.modifiers if m.value < 0
+        )
 
     @property
     def base_total(self) -> int:
