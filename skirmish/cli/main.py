@@ -199,6 +199,22 @@ def test_troupes_cmd(
                      compare, round_robin, stop_width, batch, turns, option or [], bots, save_replays)
 
 
+@app.command("campaign")
+def campaign_cmd(
+    action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
+    file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
+    campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
+    bots: Annotated[str | None, typer.Option("--bots", help="Heroes played by: heuristic|random.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
+    headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
+    replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
+) -> None:
+    """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
+    from skirmish.cli.campaign_cmd import campaign as run_campaign
+
+    run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+
+
 def _bots_flag(argv: list[str]) -> list[str]:
     """`--bots` may stand alone (meaning heuristic): give it its default value before parsing."""
     from skirmish.cli.play_cmds import POLICIES
