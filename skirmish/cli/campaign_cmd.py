@@ -1,0 +1,209 @@
+"""`skirmish campaign [status|play|reset]`: the Pursuit's chapters in order, with a save file.
+
+`status` shows the next chapter, the rewards carried over and the record; `play` plays the next
+chapter (bots drive the heroes with `--bots` or `--headless`, else the window opens) and records
+the result — a win opens the next chapter, a loss resets this one; `reset` starts again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from skirmish.cli.errors import UsageProblem
+
+if TYPE_CHECKING:
+    from skirmish.data.scenario import Scenario
+    from skirmish.data.troupe import Troupe
+    from skirmish.engine.campaign import Campaign, CampaignSave
+
+ACTIONS = ("status", "play", "reset")
+DEFAULT_SAVE = "skirmish-campaign.json"
+
+
+def default_save_path() -> str:
+    """`$SKIRMISH_CAMPAIGN_SAVE`, else `skirmish-campaign.json` in the current folder."""
+    return os.environ.get("SKIRMISH_CAMPAIGN_SAVE") or DEFAULT_SAVE
+
+
+def campaign(
+    action: str,
+    file: str | None,
+    campaign_name: str,
+    bots: str | None,
+    seed: int | None,
+    headless: bool,
+    replay_out: str | None,
+) -> None:
+    from skirmish.cli.play_cmds import POLICIES
+    from skirmish.engine import campaign as cp
+
+    if action not in ACTIONS:
+        raise UsageProblem(f"campaign {action}: choose one of {', '.join(ACTIONS)}")
+    if bots is not None and bots not in POLICIES:
+        raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    if seed is not None and seed < 0:
+        raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
+    path = Path(file or default_save_path())
+    if not path.resolve().parent.is_dir():
+        raise UsageProblem(f"--file {path}: folder {path.resolve().parent} does not exist")
+    if replay_out is not None and not Path(replay_out).resolve().parent.is_dir():
+        raise UsageProblem(
+            f"--replay {replay_out}: folder {Path(replay_out).resolve().parent} does not exist"
+        )
+    camp = cp.load_campaign(campaign_name)
+    if action == "reset":
+        cp.write_save(path, cp.new_save(camp))
+        print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
+        return
+    save = cp.load_save(path, camp)
+    if action == "status":
+        print_status(camp, save, path)
+        return
+    play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out)
+
+
+def print_status(camp: Campaign, save: CampaignSave, path: Path) -> None:
+    from skirmish.engine import campaign as cp
+    from skirmish.engine.scenarios_pursuit import parse_config
+
+    n = len(camp.chapters)
+    print(f"Campaign: {camp.title} ({path}{'' if path.exists() else ', not started'})")
+    if cp.is_complete(camp, save):
+        print(f"Complete: all {n} chapters won. `skirmish campaign reset` to play again.")
+    else:
+        ch = camp.chapters[save.chapter]
+        scenario = cp.chapter_scenario(camp, save.chapter)
+        cfg = parse_config(scenario)
+        print(
+            f"Next: chapter {save.chapter + 1} of {n}: {ch.title}"
+            + (f" (lost {save.attempts} time{'s' if save.attempts != 1 else ''})" if save.attempts else "")
+        )
+        if ch.description:
+            print(f"  {ch.description}")
+        print(
+            f"  Tracking {cfg.tracking_start} of {cfg.tracking_length}; {scenario.turns} turns; "
+            f"{len(cfg.objectives)} objectives, revealed one at a time"
+        )
+    won = [p for p in save.history if p.won]
+    print(f"Carried over: {', '.join(r.describe() for r in save.rewards) if save.rewards else 'nothing yet'}")
+    print(f"Games: {len(save.history)} played, {len(won)} won")
+
+
+def play(
+    camp: Campaign,
+    save: CampaignSave,
+    path: Path,
+    *,
+    bots: str | None,
+    seed: int | None,
+    headless: bool,
+    replay_out: str | None,
+) -> None:
+    from skirmish.cli.play_cmds import has_display
+    from skirmish.engine import campaign as cp
+
+    if cp.is_complete(camp, save):
+        raise UsageProblem(
+            f"campaign {camp.name}: every chapter is won; `skirmish campaign reset` to start again"
+        )
+    scenario, troupes = cp.chapter_setup(camp, save)
+    game_seed = seed if seed is not None else cp.chapter_seed(save)
+    number = save.chapter + 1
+    print(
+        f"{camp.title}: chapter {number} of {len(camp.chapters)}, {camp.chapters[save.chapter].title} "
+        f"(attempt {save.attempts + 1}, seed {game_seed})"
+    )
+    if not headless and bots is None and not has_display():
+        print(
+            "skirmish: no display found — the heuristic bot plays the heroes (use --headless to say so)",
+            file=sys.stderr,
+        )
+        headless = True
+    if headless or bots is not None:
+        result = _play_headless(scenario, troupes, game_seed, bots or "heuristic", replay_out)
+    else:
+        result = _play_window(scenario, troupes, game_seed, replay_out)
+        if result is None:
+            print("The chapter was not played to its end: nothing recorded.")
+            return
+    won, reason, turns = result
+    new = cp.record(camp, save, won=won, seed=game_seed, reason=reason, turns=turns)
+    cp.write_save(path, new)
+    if won and cp.is_complete(camp, new):
+        print(f"Chapter {number} won. The campaign is complete!")
+    elif won:
+        print(
+            f"Chapter {number} won. Chapter {number + 1} opens: {camp.chapters[new.chapter].title}. "
+            f"New rewards: {', '.join(r.describe() for r in camp.chapters[save.chapter].rewards) or 'none'}"
+        )
+    else:
+        print(
+            f"Chapter {number} lost: it resets to its starting configuration. Try again with "
+            "`skirmish campaign play`."
+        )
+    print(f"Saved to {path}")
+
+
+def _play_headless(
+    scenario: Scenario, troupes: list[Troupe], seed: int, policy: str, replay_out: str | None
+) -> tuple[bool, str, int]:
+    from skirmish.bots.runner import play_out, seat_bots
+    from skirmish.cli.play_cmds import print_result
+    from skirmish.engine import campaign as cp
+    from skirmish.engine.game import Game
+    from skirmish.engine.replay import save_game
+
+    hero = cp.hero_side(scenario)
+    policies = [policy if i == hero else (side.bot or "heuristic") for i, side in enumerate(scenario.sides)]
+    game = Game(scenario, troupes, seed=seed, bots=policies)
+    play_out(game, seat_bots(game, policies))
+    print_result(game)
+    if replay_out:
+        save_game(game, replay_out)
+        print(f"Replay written to {replay_out}")
+    return cp.heroes_won(scenario, game.state.winning_team), game.state.result_reason, game.turn
+
+
+def _play_window(
+    scenario: Scenario, troupes: list[Troupe], seed: int, replay_out: str | None
+) -> tuple[bool, str, int] | None:
+    """The window: the result is read back from the replay the window writes when it closes."""
+    from skirmish.data.errors import DataError
+    from skirmish.engine import campaign as cp
+    from skirmish.engine.replay import load_replay
+    from skirmish.ui.app import run_play
+
+    fd, tmp = tempfile.mkstemp(prefix="skirmish-campaign-", suffix=".json")
+    os.close(fd)
+    os.unlink(tmp)
+    try:
+        run_play(
+            scenario,
+            troupes,
+            scenario.options,
+            seed=seed,
+            bots=None,
+            replay_out=replay_out or tmp,
+            screenshot=None,
+        )
+        out = Path(replay_out or tmp)
+        if not out.exists():
+            return None
+        try:
+            replay = load_replay(out)
+        except DataError:
+            return None
+        if replay.scenario.model_dump() != scenario.model_dump():
+            print("The game played in the window was not this chapter.", file=sys.stderr)
+            return None
+        game = replay.play(record_log=False)
+        if not game.over:
+            return None
+        return cp.heroes_won(scenario, game.state.winning_team), game.state.result_reason, game.turn
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

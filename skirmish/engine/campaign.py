@@ -1,0 +1,296 @@
+"""Campaigns: the Pursuit played as chapters in order (the Boxes of Aang's Destiny).
+
+A campaign file (`scenarios/campaign/*.toml`, strictly validated) names a base scenario — a
+Pursuit — and its chapters in story order. Each chapter may override the scenario's `special` keys
+(Tracking length, deck, adversary abilities, objectives...) and its turn limit, and grants rewards
+when won: a hero's stat raised or an ability learnt, carried into every later chapter (the seed's
+Reward cards join the heroes' decks for future games).
+
+The save (JSON, written atomically) keeps which chapter is next, the rewards carried over and the
+history of games. Winning a chapter opens the next one; losing resets the chapter to its starting
+configuration (the rewards already earned are kept) to be tried again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+
+from skirmish.data.base import Name, Strict, Text, Title
+from skirmish.data.catalogue import content_root, find_scenario, find_troupe
+from skirmish.data.errors import DataError, Problem
+from skirmish.data.loader import parse_toml, read_text, troupe_armoury, validate_model
+from skirmish.data.scenario import Scenario, Victory
+from skirmish.data.troupe import Troupe
+from skirmish.engine.replay import write_atomic
+from skirmish.engine.scenarios_pursuit import PURSUIT_KEYS, parse_config
+from skirmish.rules.dice import derive_seed
+
+SAVE_FORMAT = "skirmish-campaign"
+SAVE_VERSION = 1
+DEFAULT_CAMPAIGN = "aangs_destiny"
+STATS = ("hp", "ap", "move", "ranged", "dodge", "combat", "perception")
+OVERRIDABLE = PURSUIT_KEYS - {"campaign", "chapter"}
+
+SpecialValue = float | int | bool | str | list[str] | list[int]
+
+
+class Reward(Strict):
+    """A lasting gain for one hero: `stat` raised by `amount`, or `ability` learnt."""
+
+    hero: Name = Field(description="Profile name of the hero in the heroes' troupe, e.g. `katara`.")
+    stat: Literal["hp", "ap", "move", "ranged", "dodge", "combat", "perception"] | None = Field(
+        default=None, description="Stat raised."
+    )
+    amount: int = Field(default=1, ge=1, le=3, description="How much the stat rises.")
+    ability: Name | None = Field(
+        default=None, description="Ability (from the troupe's armoury) the hero learns."
+    )
+    text: Text = Field(default="", description="What happened, for the players.")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Reward:
+        if (self.stat is None) == (self.ability is None):
+            raise ValueError("a reward raises a `stat` or teaches an `ability` (exactly one)")
+        return self
+
+    def describe(self) -> str:
+        what = f"+{self.amount} {self.stat}" if self.stat else f"learns {self.ability}"
+        return f"{self.hero} {what}" + (f" ({self.text})" if self.text else "")
+
+
+class Chapter(Strict):
+    """One chapter (a Box): a variant of the base scenario."""
+
+    name: Name = Field(description="Identifier, e.g. `box_1`.")
+    title: Title = Field(description="Shown to players.")
+    description: Text = Field(default="", description="The story of this chapter.")
+    turns: int | None = Field(default=None, ge=1, le=50, description="Turn limit (default: the scenario's).")
+    special: dict[str, SpecialValue] = Field(
+        default_factory=dict, description="Overrides of the scenario's Pursuit `special` keys."
+    )
+    rewards: Annotated[list[Reward], Field(max_length=8)] = Field(
+        default_factory=list, description="Gains kept for every later chapter when this one is won."
+    )
+
+
+class Campaign(Strict):
+    """A campaign file."""
+
+    name: Name = Field(description="Identifier, e.g. `aangs_destiny`.")
+    title: Title
+    description: Text = ""
+    scenario: Name = Field(description="The base scenario (a Pursuit), by shipped name.")
+    chapters: Annotated[list[Chapter], Field(min_length=1, max_length=20)]
+
+
+class Played(Strict):
+    """One game of the campaign, for the record."""
+
+    chapter: Name
+    attempt: int = Field(ge=1)
+    seed: int = Field(ge=0)
+    won: bool
+    reason: str
+    turns: int = Field(ge=0)
+
+
+class CampaignSave(Strict):
+    """The save file: where the campaign stands."""
+
+    format: Literal["skirmish-campaign"] = SAVE_FORMAT
+    version: Literal[1] = SAVE_VERSION
+    campaign: Name
+    chapter: int = Field(
+        default=0, ge=0, description="Index of the next chapter; = number of chapters when done."
+    )
+    attempts: int = Field(default=0, ge=0, description="Games lost at the current chapter.")
+    rewards: Annotated[list[Reward], Field(max_length=200)] = Field(default_factory=list)
+    history: Annotated[list[Played], Field(max_length=10_000)] = Field(default_factory=list)
+
+
+# ----------------------------------------------------------------- loading
+def campaign_path(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or "/" in name_or_path:
+        return p
+    return content_root() / "scenarios" / "campaign" / f"{name_or_path}.toml"
+
+
+def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
+    """Read a campaign file and check every chapter builds a valid Pursuit; `DataError` lists all problems."""
+    path = campaign_path(name_or_path)
+    name = str(path)
+    camp = validate_model(Campaign, parse_toml(read_text(path), name), name)
+    problems: list[Problem] = []
+    try:
+        base = find_scenario(camp.scenario)
+    except DataError as exc:
+        raise DataError([Problem(name, "scenario", str(p)) for p in exc.problems]) from None
+    if base.victory is not Victory.pursuit:
+        raise DataError(
+            [Problem(name, "scenario", f"`{camp.scenario}` is not a Pursuit (victory `pursuit`)")]
+        )
+    troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    if len(troupes) != len(base.sides):
+        raise DataError([Problem(name, "scenario", "every side of the base scenario needs a default troupe")])
+    seen: set[str] = set()
+    for i, ch in enumerate(camp.chapters):
+        where = f"chapters[{i}]"
+        if ch.name in seen:
+            problems.append(Problem(name, f"{where}.name", f"chapter `{ch.name}` appears twice"))
+        seen.add(ch.name)
+        for key in sorted(set(ch.special) - OVERRIDABLE):
+            problems.append(Problem(name, f"{where}.special.{key}", "not a Pursuit key a chapter may set"))
+        try:
+            scenario = chapter_scenario(camp, i, base)
+            parse_config(scenario, troupes)
+        except DataError as exc:
+            problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
+            continue
+        heroes = hero_troupe(scenario, troupes)
+        names = {e.profile.name for e in heroes.models}
+        abilities = troupe_armoury(heroes).ability_by_name()
+        for j, r in enumerate(ch.rewards):
+            if r.hero not in names:
+                problems.append(
+                    Problem(name, f"{where}.rewards[{j}].hero", f"`{heroes.name}` has no hero `{r.hero}`")
+                )
+            if r.ability is not None and r.ability not in abilities:
+                problems.append(
+                    Problem(name, f"{where}.rewards[{j}].ability", f"no ability `{r.ability}` in the armoury")
+                )
+    if problems:
+        raise DataError(problems)
+    return camp
+
+
+def chapter_scenario(camp: Campaign, index: int, base: Scenario | None = None) -> Scenario:
+    """The base scenario with chapter `index`'s overrides: its own title, turn limit and special keys."""
+    base = base if base is not None else find_scenario(camp.scenario)
+    ch = camp.chapters[index]
+    special = {**base.special, **ch.special, "campaign": camp.name, "chapter": index + 1}
+    update: dict[str, Any] = {
+        "special": special,
+        "title": f"{camp.title}, chapter {index + 1}: {ch.title}"[:120],
+        "description": ch.description or base.description,
+    }
+    if ch.turns is not None:
+        update["turns"] = ch.turns
+    return base.model_copy(update=update)
+
+
+def hero_side(scenario: Scenario) -> int:
+    name = scenario.special.get("hero_side")
+    return next(i for i, s in enumerate(scenario.sides) if s.name == name)
+
+
+def hero_troupe(scenario: Scenario, troupes: list[Troupe]) -> Troupe:
+    return troupes[hero_side(scenario)]
+
+
+def with_rewards(troupe: Troupe, rewards: list[Reward]) -> Troupe:
+    """The heroes' troupe with every carried reward applied (stats capped at the profile limits)."""
+    caps = {"hp": 30, "ap": 20, "move": 24, "ranged": 10, "dodge": 10, "combat": 10, "perception": 6}
+    models = []
+    for entry in troupe.models:
+        prof = entry.profile
+        changes: dict[str, Any] = {}
+        for r in rewards:
+            if r.hero != prof.name:
+                continue
+            if r.stat is not None:
+                current = changes.get(r.stat, getattr(prof, r.stat))
+                changes[r.stat] = min(caps[r.stat], current + r.amount)
+            elif r.ability is not None:
+                abilities = changes.get("abilities", list(prof.abilities))
+                if r.ability not in abilities:
+                    changes["abilities"] = [*abilities, r.ability]
+        models.append(
+            entry.model_copy(update={"profile": prof.model_copy(update=changes)}) if changes else entry
+        )
+    return troupe.model_copy(update={"models": models})
+
+
+def chapter_setup(camp: Campaign, save: CampaignSave) -> tuple[Scenario, list[Troupe]]:
+    """The scenario and troupes of the save's next chapter, rewards applied."""
+    if save.chapter >= len(camp.chapters):
+        raise ValueError("the campaign is complete")
+    scenario = chapter_scenario(camp, save.chapter)
+    troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
+    h = hero_side(scenario)
+    troupes[h] = with_rewards(troupes[h], list(save.rewards))
+    return scenario, troupes
+
+
+def chapter_seed(save: CampaignSave) -> int:
+    """A different, reproducible seed for every attempt at every chapter."""
+    return derive_seed(0xA4A, save.chapter, save.attempts)
+
+
+# ----------------------------------------------------------------- the save
+def new_save(camp: Campaign) -> CampaignSave:
+    return CampaignSave(campaign=camp.name)
+
+
+def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
+    """The save at `path`, or a fresh one if there is none; `DataError` naming the field if it is damaged."""
+    p = Path(path)
+    if not p.exists():
+        return new_save(camp)
+    name = str(p)
+    text = read_text(p)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError([Problem(name, "", f"is not valid JSON: {exc.msg} at line {exc.lineno}")]) from None
+    if not isinstance(data, dict):
+        raise DataError([Problem(name, "", "a campaign save is a JSON object")])
+    save = validate_model(CampaignSave, data, name)
+    if save.campaign != camp.name:
+        raise DataError([Problem(name, "campaign", f"this save is for `{save.campaign}`, not `{camp.name}`")])
+    if save.chapter > len(camp.chapters):
+        raise DataError(
+            [Problem(name, "chapter", f"{save.chapter} is beyond the {len(camp.chapters)} chapters")]
+        )
+    return save
+
+
+def write_save(path: str | Path, save: CampaignSave) -> None:
+    write_atomic(
+        path, json.dumps(save.model_dump(mode="json"), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    )
+
+
+def is_complete(camp: Campaign, save: CampaignSave) -> bool:
+    return save.chapter >= len(camp.chapters)
+
+
+def record(
+    camp: Campaign, save: CampaignSave, *, won: bool, seed: int, reason: str, turns: int
+) -> CampaignSave:
+    """The save after a game of the current chapter: won opens the next chapter, lost resets this one."""
+    ch = camp.chapters[save.chapter]
+    played = Played(
+        chapter=ch.name, attempt=save.attempts + 1, seed=seed, won=won, reason=reason, turns=turns
+    )
+    history = [*save.history, played]
+    if won:
+        return save.model_copy(
+            update={
+                "chapter": save.chapter + 1,
+                "attempts": 0,
+                "rewards": [*save.rewards, *ch.rewards],
+                "history": history,
+            }
+        )
+    return save.model_copy(update={"attempts": save.attempts + 1, "history": history})
+
+
+def heroes_won(scenario: Scenario, state_winning_team: int | None) -> bool:
+    side = scenario.sides[hero_side(scenario)]
+    team = side.team if side.team >= 0 else 100 + hero_side(scenario)
+    return state_winning_team is not None and state_winning_team == team
