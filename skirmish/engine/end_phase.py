@@ -25,7 +25,8 @@ def begin_advances(game: Game) -> None:
 
 
 def can_advance(game: Game, m: ModelState) -> bool:
-    return m.active and m.can_advance and not m.advanced and m.profile.advance > 0 and not game.in_melee(m)
+    return (m.active and m.can_advance and not m.advanced and m.profile.advance > 0 and not game.in_melee(m)
+            and not m.taking_cover)  # R-M4: a model Taking Cover does not move until the next Move Phase
 
 
 def has_distraction(game: Game, m: ModelState) -> bool:
@@ -33,7 +34,8 @@ def has_distraction(game: Game, m: ModelState) -> bool:
 
 
 def can_disengage(game: Game, m: ModelState) -> bool:
-    return m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m)
+    return (m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m)
+            and not m.taking_cover)
 
 
 def has_options(game: Game, player: int) -> bool:
@@ -103,6 +105,8 @@ def do_advance(game: Game, action: Advance) -> None:
         raise IllegalAction("R-E1", f"{m.name} cannot advance")
     if m.advanced:
         raise IllegalAction("R-E1", f"{m.name} has already advanced")
+    if m.taking_cover:
+        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
     path = np.asarray(action.path, dtype=float)
     try:
         validate_path(game, m, path, m.profile.advance, "R-E1")
@@ -195,6 +199,8 @@ def do_disengage(game: Game, action: Disengage) -> None:
         raise IllegalAction("R-E2", f"{m.name} is not in melee")
     if m.advanced:
         raise IllegalAction("R-E2", f"{m.name} has already moved this End Phase")
+    if m.taking_cover:
+        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
     path = np.asarray(action.path, dtype=float)
     problem = disengage_problem(game, m, path)
     if problem is not None:
