@@ -6,6 +6,7 @@ import pytest
 from helpers_engine import (
     advance_past,
     advance_to,
+    advance_until,
     assert_illegal,
     events,
     keep_only,
@@ -205,3 +206,31 @@ def test_r_e4_turn_ends_and_the_next_begins_with_the_move_phase_statuses_reset()
     zuko, sokka = m(g, "p1.zuko"), m(g, "p0.sokka")
     assert not sokka.fired and not zuko.lost_hp_turn and zuko.hp == 3
     assert [e.step for e in g.log if e.turn == 1][-1] in ("scoring", "turn_end", "advances")
+
+
+def test_r_m4_a_model_taking_cover_that_wins_its_melee_does_not_advance() -> None:
+    """R-M4: a model Taking Cover does not move until the next Move Phase, advances included."""
+    g = new_game()
+    keep_only(g, ["p0.sokka", "p1.fire_soldier_1"])
+    place(g, {"p1.fire_soldier_1": (31.0, 31.0), "p0.sokka": (31.0, 26.0)})
+    advance_to(g, "take_cover", 1)
+    from skirmish.engine.actions import Charge, TakeCover
+
+    g.apply(TakeCover("p1.fire_soldier_1"))
+    advance_to(g, "charges", 0)
+    m(g, "p0.sokka").hp = 1
+    g.dice.force(1)  # Sokka's Perception test passes: he charges home
+    g.apply(Charge("p0.sokka", "p1.fire_soldier_1"))
+    g.dice.force(1, 6, 1)  # Sokka's die 1 loses to the soldier's 6; Sokka's light armour save 1 fails
+    h = None
+    advance_until(g, lambda g: g.state.step == "advances" or g.state.turn > 1)
+    soldier = m(g, "p1.fire_soldier_1")
+    assert m(g, "p0.sokka").ko
+    if g.state.step == "advances":
+        assert soldier.taking_cover
+        assert not any(isinstance(a, Advance) and a.model == soldier.id for a in g.legal_actions())
+        h = g.hash()
+        if g.state.active_player == 1:
+            assert_illegal(g, Advance(soldier.id, ((31.0, 31.0), (31.0, 34.0))), "R-M4", "Taking Cover")
+    assert not events(g, "advance") and tuple(g.state.xy[soldier.index]) == (31.0, 31.0)
+    assert h is None or g.hash() == h
