@@ -258,6 +258,8 @@ class HeuristicBot:
             )
             if ab.effect == "heal":
                 return a
+            if ab.effect == "push" and self._push_clears_zone(game, a, float(ab.params.get("distance", 3))):
+                return a
         best: tuple[float, Shoot] | None = None
         for a in shooting.candidates(game, game.state.active_player):
             assert isinstance(a, Shoot)
@@ -290,6 +292,25 @@ class HeuristicBot:
         if best is not None and best[0] > 0.02:
             return best[1]
         return None
+
+    def _push_clears_zone(self, game: Game, action: Action, distance: float) -> bool:
+        """A push that knocks an enemy out of a scoring zone we stand in (worth a zone point)."""
+        target = getattr(action, "target", None)
+        if target is None:
+            return False
+        me, t = game.model(action.model), game.model(target)  # type: ignore[attr-defined]
+        if not self._in_zone(game, t):
+            return False
+        s = game.state
+        d = s.xy[t.index] - s.xy[me.index]
+        n = float(np.hypot(*d))
+        if n < 1e-9:
+            return False
+        after = s.xy[t.index] + d / n * distance
+        if any(shapely.contains_xy(self._zone_poly(z), *after) for z in game.scenario.scoring.zones):
+            return False
+        ours = any(self._in_zone(game, x) for x in self._mine(game))
+        return ours or self._in_zone(game, me)
 
     def _charges(self, game: Game) -> Action | None:
         for a in abilities.candidates(game, game.state.active_player):
