@@ -124,6 +124,9 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
     """Read a campaign file and check every chapter builds a valid Pursuit; `DataError` lists all problems."""
     path = campaign_path(name_or_path)
     name = str(path)
+    if not path.exists() and path.parent == campaign_path(DEFAULT_CAMPAIGN).parent:
+        known = ", ".join(sorted(p.stem for p in path.parent.glob("*.toml")))
+        raise DataError([Problem(name_or_path, "", f"no campaign of that name (known: {known})")])
     camp = validate_model(Campaign, parse_toml(read_text(path), name), name)
     problems: list[Problem] = []
     try:
