@@ -27,10 +27,9 @@ from skirmish.battlefield.measure import (
     OVERLAP_TOL,
     path_length,
     point_segment_distance,
-    ssd_xy,
     truncate_path,
 )
-from skirmish.battlefield.table import Table
+from skirmish.battlefield.table import EdgeKernel, Table
 
 LENGTH_TOL = 1e-6
 """A path may exceed its allowance by float noise only."""
@@ -58,6 +57,17 @@ class PathProblem:
 
 # -- obstacles ----------------------------------------------------------------------------------
 
+SMALL = 2
+"""Questions with at most this many segments are answered in plain Python: for one or two
+segments numpy's per-call overhead (~1 us a call, ~60 calls a question) costs more than the
+arithmetic, and a bounding-box test skips most obstacles before any arithmetic at all."""
+
+BOX_SLACK = 1e-9
+"""Bounding-box prefilters are widened by this, so they never reject a pair the exact test would
+call too close (float noise); both code paths then give the exact test's answer."""
+
+_NO_EDGES = EdgeKernel(np.empty((0, 2, 2)), np.empty(0, dtype=np.int64), 0)
+
 
 @dataclass
 class _Obstacles:
@@ -71,15 +81,26 @@ class _Obstacles:
     polys: np.ndarray  # (p,) prepared shapely polygons
     piece: np.ndarray  # (p,) table piece index
     radius: float  # the mover's radius (terrain clearance)
-    ea: np.ndarray  # (K, 2) every obstacle as segments: base centres (degenerate), then edges
-    eb: np.ndarray  # (K, 2)
-    lim: np.ndarray  # (K,) clearance minus tolerance for each segment
-    col_owner: np.ndarray  # (K,) obstacle id: bases 0..b-1, pieces b..b+p-1
-    onehot: np.ndarray  # (K, b+p) float32 one-hot of col_owner, to reduce columns by obstacle
+    kern: EdgeKernel  # the impassable edges, pre-digested (empty when flying)
+    cx: np.ndarray  # (b,) base centres' x
+    cy: np.ndarray  # (b,) base centres' y
+    lim: np.ndarray  # (b,) clearance minus tolerance: closer than this is a violation
+    lim2: np.ndarray  # (b,) its square (the kernels compare squared distances)
+    tlim: float  # the mover's radius minus tolerance (terrain)
+    tlim2: float
+    _py: list[tuple[float, float, float, float]] | None = None
 
     @property
     def count(self) -> int:
         return len(self.centres) + len(self.polys)
+
+    def bases_py(self) -> list[tuple[float, float, float, float]]:
+        """Bases as plain tuples (x, y, lim, lim^2) for the pure-Python kernel, built on first use."""
+        if self._py is None:
+            self._py = list(
+                zip(self.cx.tolist(), self.cy.tolist(), self.lim.tolist(), self.lim2.tolist(), strict=True)
+            )
+        return self._py
 
 
 def _obstacles(
@@ -123,17 +144,161 @@ def _obstacles(
         owner = np.empty(0, dtype=int)
         polys = np.empty(0, dtype=object)
         piece = np.empty(0, dtype=int)
+        kern = _NO_EDGES
     else:
         edges, owner = table.imp_edges, table.imp_edge_owner
         piece = table.impassable_index
         polys = table.polygons[piece]
-    nb = len(centres)
-    ea = np.vstack([centres, edges[:, 0, :]])
-    eb = np.vstack([centres, edges[:, 1, :]])
-    lim = np.concatenate([clear, np.full(len(edges), r)]) - OVERLAP_TOL
-    col_owner = np.concatenate([np.arange(nb), nb + owner]).astype(int)
-    onehot = (col_owner[:, None] == np.arange(nb + len(polys))[None, :]).astype(np.float32)
-    return _Obstacles(centres, clear, idx, edges, owner, polys, piece, r, ea, eb, lim, col_owner, onehot)
+        kern = table.imp_kernel
+    lim = clear - OVERLAP_TOL
+    tlim = r - OVERLAP_TOL
+    return _Obstacles(
+        centres,
+        clear,
+        idx,
+        edges,
+        owner,
+        polys,
+        piece,
+        r,
+        kern,
+        np.ascontiguousarray(centres[:, 0]),
+        np.ascontiguousarray(centres[:, 1]),
+        lim,
+        lim * lim,
+        tlim,
+        tlim * tlim,
+    )
+
+
+def _pip(edges: tuple[tuple[float, ...], ...], x: float, y: float) -> bool:
+    """Even-odd point in polygon over every ring edge of a piece (holes and parts included).
+
+    Only asked of points farther than the mover's radius from every edge (nearer ones are already
+    violations), so boundary conventions never matter.
+    """
+    inside = False
+    for ax, ay, ux, uy, _inv, _bx, by in edges:
+        if (ay > y) != (by > y) and x < ax + (y - ay) * ux / uy:
+            inside = not inside
+    return inside
+
+
+def _violations_py(
+    obs: _Obstacles,
+    p0: np.ndarray,
+    p1: np.ndarray,
+    base_sel: np.ndarray | None,
+    piece_sel: np.ndarray | None,
+    ends_outside: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_violations` for a segment or two, in plain floats: the same formulas in the same order
+    as the numpy kernels (IEEE doubles give the same answers), behind bounding-box rejections."""
+    m = len(p0)
+    nb = len(obs.centres)
+    npc = len(obs.polys)
+    bad_b = np.zeros((m, nb), dtype=bool)
+    bad_t = np.zeros((m, npc), dtype=bool)
+    bases = obs.bases_py() if nb else []
+    bsel = range(nb) if base_sel is None else base_sel.tolist()
+    psel = range(npc) if piece_sel is None else piece_sel.tolist()
+    pieces = obs.kern.py
+    tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
+    for i, ((x0, y0), (x1, y1)) in enumerate(zip(p0.tolist(), p1.tolist(), strict=True)):
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+        for j in bsel:
+            cx, cy, lim, lim2 = bases[j]
+            lim += BOX_SLACK
+            if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
+                continue
+            apx = cx - x0
+            apy = cy - y0
+            t = (apx * abx + apy * aby) * inv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * abx
+            dy = apy - t * aby
+            if dx * dx + dy * dy < lim2:
+                bad_b[i, j] = True
+        for k in psel:
+            (bx0, by0, bx1, by1), edges = pieces[k]
+            if bx1 + tl < lox or bx0 - tl > hix or by1 + tl < loy or by0 - tl > hiy:
+                continue
+            hit = False
+            for ax, ay, ux, uy, einv, bx, by in edges:
+                # Segment ends to the edge.
+                apx = x0 - ax
+                apy = y0 - ay
+                t = (apx * ux + apy * uy) * einv
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                dx = apx - t * ux
+                dy = apy - t * uy
+                if dx * dx + dy * dy < tl2:
+                    hit = True
+                    break
+                bpx = x1 - ax
+                bpy = y1 - ay
+                t = (bpx * ux + bpy * uy) * einv
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                dx = bpx - t * ux
+                dy = bpy - t * uy
+                if dx * dx + dy * dy < tl2:
+                    hit = True
+                    break
+                # Edge ends to the segment.
+                qx = ax - x0
+                qy = ay - y0
+                t = (qx * abx + qy * aby) * inv
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                dx = qx - t * abx
+                dy = qy - t * aby
+                if dx * dx + dy * dy < tl2:
+                    hit = True
+                    break
+                rx = bx - x0
+                ry = by - y0
+                t = (rx * abx + ry * aby) * inv
+                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+                dx = rx - t * abx
+                dy = ry - t * aby
+                if dx * dx + dy * dy < tl2:
+                    hit = True
+                    break
+                # A proper crossing.
+                d1 = ux * apy - uy * apx
+                d2 = ux * bpy - uy * bpx
+                d3 = abx * qy - aby * qx
+                d4 = abx * ry - aby * rx
+                if d1 * d2 < 0.0 and d3 * d4 < 0.0:
+                    hit = True
+                    break
+            if not hit and not ends_outside:
+                hit = _pip(edges, x0, y0) or _pip(edges, x1, y1)
+            if hit:
+                bad_t[i, k] = True
+    return bad_b, bad_t
+
+
+def _seg_point_d2(
+    px: np.ndarray,
+    py: np.ndarray,
+    ax: np.ndarray,
+    ay: np.ndarray,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    inv: np.ndarray,
+) -> np.ndarray:
+    """Squared distance from points p to segments a + t u (t in 0..1), 1/|u|^2 given (broadcast)."""
+    apx = px - ax
+    apy = py - ay
+    t = (apx * ux + apy * uy) * inv
+    t = np.minimum(np.maximum(t, 0.0), 1.0)
+    dx = apx - t * ux
+    dy = apy - t * uy
+    return dx * dx + dy * dy
 
 
 def _violations(
@@ -146,48 +311,125 @@ def _violations(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(m, b) and (m, p) bool: segment i comes too close to base obstacle j / impassable piece j.
 
-    Exact: bases are degenerate segments (their centre) with the base clearance, impassable
-    pieces are their edges with the mover's radius, all measured by one segment-to-segment
-    distance call (numpy call overhead, not arithmetic, dominates these sizes); an end inside a
-    piece also counts. `*_sel` restrict the obstacles tested (the lazily included ones);
-    `ends_outside` skips the inside test when both ends are known to be legal points.
+    Exact: a base is too close when its centre is nearer the segment than the clearance; a piece
+    when the segment comes nearer than the mover's radius to one of its edges (segment-to-segment
+    distance: the four end-to-segment distances, or a proper crossing) or an end lies inside it.
+    Pieces whose bounding box (grown by the radius) misses a segment's box are skipped for it.
+    `*_sel` restrict the obstacles tested (the lazily included ones); `ends_outside` skips the
+    inside test when both ends are known to be legal points. `p0 is p1` asks about points.
     """
     m = len(p0)
     nb = len(obs.centres)
     npc = len(obs.polys)
     if m == 0:
         return np.zeros((0, nb), dtype=bool), np.zeros((0, npc), dtype=bool)
-    if base_sel is None and piece_sel is None:
-        cols = slice(None)
-        ea, eb, lim, onehot = obs.ea, obs.eb, obs.lim, obs.onehot
+    if m <= SMALL:
+        return _violations_py(obs, p0, p1, base_sel, piece_sel, ends_outside)
+    points = p0 is p1
+    x0 = p0[:, 0:1]
+    y0 = p0[:, 1:2]
+    x1 = p1[:, 0:1]
+    y1 = p1[:, 1:2]
+    if not points:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / np.maximum(abx * abx + aby * aby, 1e-300)
+    # Bases: the distance from each centre to each segment.
+    if base_sel is None:
+        cx, cy, lim2 = obs.cx, obs.cy, obs.lim2
     else:
-        want = np.zeros(nb + npc, dtype=bool)
-        want[np.arange(nb) if base_sel is None else base_sel] = True
-        want[nb + (np.arange(npc) if piece_sel is None else piece_sel)] = True
-        cols = want[obs.col_owner]
-        ea, eb, lim, onehot = obs.ea[cols], obs.eb[cols], obs.lim[cols], obs.onehot[cols]
-    if len(ea):
-        d = ssd_xy(
-            p0[:, 0:1],
-            p0[:, 1:2],
-            p1[:, 0:1],
-            p1[:, 1:2],
-            ea[None, :, 0],
-            ea[None, :, 1],
-            eb[None, :, 0],
-            eb[None, :, 1],
+        cx, cy, lim2 = obs.cx[base_sel], obs.cy[base_sel], obs.lim2[base_sel]
+    if len(cx) == 0:
+        hit_b = np.zeros((m, 0), dtype=bool)
+    elif points:
+        dx = cx - x0
+        dy = cy - y0
+        hit_b = dx * dx + dy * dy < lim2
+    else:
+        hit_b = _seg_point_d2(cx, cy, x0, y0, abx, aby, inv) < lim2
+    if base_sel is None:
+        bad_b = hit_b
+    else:
+        bad_b = np.zeros((m, nb), dtype=bool)
+        bad_b[:, base_sel] = hit_b
+    bad_t = np.zeros((m, npc), dtype=bool)
+    if npc == 0:
+        return bad_b, bad_t
+    # Pieces: bounding boxes first.
+    k = obs.kern
+    if piece_sel is not None:
+        piece_sel = np.unique(piece_sel)  # sorted: selected edges stay grouped in piece order
+    box = k.box if piece_sel is None else k.box[piece_sel]
+    if len(box) == 0:
+        return bad_b, bad_t
+    tl = obs.tlim + BOX_SLACK
+    if points:
+        lox = hix = x0
+        loy = hiy = y0
+    else:
+        lox = np.minimum(x0, x1)
+        hix = np.maximum(x0, x1)
+        loy = np.minimum(y0, y1)
+        hiy = np.maximum(y0, y1)
+    near = (
+        (lox <= box[:, 2] + tl) & (hix >= box[:, 0] - tl) & (loy <= box[:, 3] + tl) & (hiy >= box[:, 1] - tl)
+    )
+    cols = np.flatnonzero(near.any(axis=0))
+    if len(cols) == 0:
+        return bad_b, bad_t
+    pcs = cols if piece_sel is None else np.asarray(piece_sel)[cols]
+    rows = np.flatnonzero(near[:, cols].any(axis=1))
+    if len(pcs) == k.count:
+        e = slice(None)
+        starts = k.starts
+    else:
+        want = np.zeros(k.count, dtype=bool)
+        want[pcs] = True
+        e = want[k.owner]
+        starts = np.concatenate([[0], np.cumsum(k.sizes[pcs])[:-1]])
+    ax, ay, ux, uy, einv, bx, by = k.ax[e], k.ay[e], k.ux[e], k.uy[e], k.inv[e], k.bx[e], k.by[e]
+    sx0, sy0 = (x0, y0) if len(rows) == m else (x0[rows], y0[rows])
+    tl2 = obs.tlim2
+    if points:
+        hit = _seg_point_d2(sx0, sy0, ax, ay, ux, uy, einv) < tl2
+    else:
+        sx1, sy1 = (x1, y1) if len(rows) == m else (x1[rows], y1[rows])
+        sbx, sby, sinv = (abx, aby, inv) if len(rows) == m else (abx[rows], aby[rows], inv[rows])
+        d2 = np.minimum(
+            np.minimum(
+                _seg_point_d2(sx0, sy0, ax, ay, ux, uy, einv), _seg_point_d2(sx1, sy1, ax, ay, ux, uy, einv)
+            ),
+            np.minimum(
+                _seg_point_d2(ax, ay, sx0, sy0, sbx, sby, sinv),
+                _seg_point_d2(bx, by, sx0, sy0, sbx, sby, sinv),
+            ),
         )
-        bad = ((d < lim[None, :]).astype(np.float32) @ onehot) > 0
-    else:
-        bad = np.zeros((m, nb + npc), dtype=bool)
-    if npc and not ends_outside:
-        pieces = np.arange(npc) if piece_sel is None else piece_sel
-        for j in pieces.tolist():
+        # A proper crossing (the same cross products as the plain-Python kernel).
+        apx = sx0 - ax
+        apy = sy0 - ay
+        bpx = sx1 - ax
+        bpy = sy1 - ay
+        qx = ax - sx0
+        qy = ay - sy0
+        rx = bx - sx0
+        ry = by - sy0
+        cross = ((ux * apy - uy * apx) * (ux * bpy - uy * bpx) < 0.0) & (
+            (sbx * qy - sby * qx) * (sbx * ry - sby * rx) < 0.0
+        )
+        hit = (d2 < tl2) | cross
+    per_piece = np.logical_or.reduceat(hit, starts, axis=1)
+    if not ends_outside:
+        for c, j in enumerate(pcs.tolist()):
             poly = obs.polys[j]
-            bad[:, nb + j] |= shapely.contains_xy(poly, p0[:, 0], p0[:, 1]) | shapely.contains_xy(
-                poly, p1[:, 0], p1[:, 1]
-            )
-    return bad[:, :nb], bad[:, nb:]
+            if points:
+                inside = shapely.contains_xy(poly, sx0[:, 0], sy0[:, 0])
+            else:
+                inside = shapely.contains_xy(poly, sx0[:, 0], sy0[:, 0]) | shapely.contains_xy(
+                    poly, sx1[:, 0], sy1[:, 0]
+                )
+            per_piece[:, c] |= inside
+    bad_t[np.ix_(rows, pcs)] = per_piece
+    return bad_b, bad_t
 
 
 def _off_table(table: Table, pts: np.ndarray, r: float) -> np.ndarray:

@@ -42,6 +42,62 @@ def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
     return np.concatenate(out)
 
 
+class EdgeKernel:
+    """Edges of impassable pieces as flat component arrays and plain-Python tuples, built once.
+
+    The path kernels ask "does this segment come within r of piece j" thousands of times a game.
+    Per-edge quantities that do not depend on the question (direction, inverse squared length)
+    and per-piece bounding boxes are computed here once, so the per-question work is only the
+    part that does depend on it; the tuples serve the pure-Python path for one or two segments,
+    where numpy's per-call overhead costs more than the arithmetic.
+    """
+
+    def __init__(self, edges: np.ndarray, owner: np.ndarray, pieces: int) -> None:
+        e = np.asarray(edges, dtype=float).reshape(-1, 2, 2)
+        owner = np.asarray(owner, dtype=np.int64).reshape(-1)
+        self.count = pieces
+        self.ax = e[:, 0, 0].copy()
+        self.ay = e[:, 0, 1].copy()
+        self.bx = e[:, 1, 0].copy()
+        self.by = e[:, 1, 1].copy()
+        self.ux = self.bx - self.ax
+        self.uy = self.by - self.ay
+        self.inv = 1.0 / np.maximum(self.ux * self.ux + self.uy * self.uy, 1e-300)
+        self.owner = owner
+        self.starts = np.searchsorted(owner, np.arange(pieces)).astype(np.int64)
+        """Edges are grouped by piece in order: piece j owns edges starts[j]:starts[j+1]."""
+        self.sizes = np.diff(np.append(self.starts, len(owner)))
+        if pieces:
+            self.box = np.stack(
+                [
+                    np.minimum.reduceat(np.minimum(self.ax, self.bx), self.starts),
+                    np.minimum.reduceat(np.minimum(self.ay, self.by), self.starts),
+                    np.maximum.reduceat(np.maximum(self.ax, self.bx), self.starts),
+                    np.maximum.reduceat(np.maximum(self.ay, self.by), self.starts),
+                ],
+                axis=-1,
+            )
+        else:
+            self.box = np.empty((0, 4))
+        ends = [*self.starts.tolist(), len(owner)]
+        cols = list(
+            zip(
+                self.ax.tolist(),
+                self.ay.tolist(),
+                self.ux.tolist(),
+                self.uy.tolist(),
+                self.inv.tolist(),
+                self.bx.tolist(),
+                self.by.tolist(),
+                strict=True,
+            )
+        )
+        self.py: tuple[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]], ...] = tuple(
+            (tuple(self.box[j].tolist()), tuple(cols[ends[j] : ends[j + 1]])) for j in range(pieces)
+        )
+        """Per piece: (min x, min y, max x, max y) and its edges (ax, ay, ux, uy, 1/|u|^2, bx, by)."""
+
+
 class Table:
     """Prepared geometry of one scenario, built once and reused by every game on it."""
 
@@ -117,7 +173,12 @@ class Table:
             owners.append(np.full(len(e), j))
         self.imp_edges = np.concatenate(edges) if edges else np.empty((0, 2, 2))
         self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
+        self.imp_kernel = EdgeKernel(self.imp_edges, self.imp_edge_owner, len(self.impassable_index))
+        """The impassable edges pre-digested for the path kernels (see `EdgeKernel`)."""
         self._grown: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self.memo: dict[object, object] = {}
+        """Per-table scratch for derived geometry that depends only on the table and a mover's
+        radius (the path finder's terrain visibility between grown corners)."""
 
     # -- construction -----------------------------------------------------------------------------
 
