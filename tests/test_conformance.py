@@ -85,11 +85,6 @@ def test_r_c1_conformance_premeasure_random_bots_only_take_measured_actions() ->
     assert not any(e.kind in ("shot_wasted", "charge_failed") for e in game.log)
 
 
-@pytest.mark.xfail(
-    reason="bot bug: HeuristicBot._closing_charge declares out-of-range charges even with "
-    "the premeasure option, which the engine refuses (R-C3)",
-    strict=False,
-)
 def test_r_c3_conformance_heuristic_bots_respect_premeasure() -> None:
     sc = scenario("open_battle", turns=4)
     game = Game(sc, [troupe("team_avatar"), troupe("zuko_hunting_party")], seed=3,

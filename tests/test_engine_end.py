@@ -169,11 +169,6 @@ def test_r_e3_a_zone_held_by_one_side_alone_scores_each_turn_contested_scores_no
     assert g.result()["battle_points"] == {"avatar": 1, "fire_nation": 0}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: the ko_points rule option is ignored (scoring uses only "
-    "the scenario's [scoring] ko_points)",
-)
 def test_r_e3_ko_points_rule_option_sets_the_points_per_ko() -> None:
     g = new_game(options={"ko_points": 3})
     keep_only(g, ["p0.sokka", "p1.zuko"])

@@ -349,6 +349,8 @@ class HeuristicBot:
         return self._closing_charge(game)
 
     def _closing_charge(self, game: Game) -> Action | None:
+        if game.options.premeasure:
+            return None  # with premeasuring, a charge that would fall short cannot be declared
         """A charge declared at a distant enemy by a fighter: it falls short but closes 6" (R-C3).
 
         Only when the target could not reach us afterwards with a counter-charge it would like:

@@ -21,8 +21,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-odds_app = typer.Typer(help="Exact odds of a shot or a melee exchange (computed, never sampled).",
-                       no_args_is_help=True)
+odds_app = typer.Typer(
+    help="Exact odds of a shot or a melee exchange (computed, never sampled).", no_args_is_help=True
+)
 app.add_typer(odds_app, name="odds")
 troupe_app = typer.Typer(help="Troupe building: points breakdowns.", no_args_is_help=True)
 app.add_typer(troupe_app, name="troupe")
@@ -80,8 +81,12 @@ def odds_shoot_cmd(
     dodge: Annotated[int, typer.Option("--dodge", help="Dodge + modifiers, before the die.")],
     armour: Annotated[int | None, typer.Option("--armour", help="Armour save, e.g. 5 for 5+.")] = None,
     shield: Annotated[int | None, typer.Option("--shield", help="Shield save, e.g. 5 for 5+.")] = None,
-    taking_cover: Annotated[bool, typer.Option("--taking-cover", help="Target is Taking Cover (3+).")] = False,
-    shield_breaker: Annotated[bool, typer.Option("--shield-breaker", help="Negates armour and shield.")] = False,
+    taking_cover: Annotated[
+        bool, typer.Option("--taking-cover", help="Target is Taking Cover (3+).")
+    ] = False,
+    shield_breaker: Annotated[
+        bool, typer.Option("--shield-breaker", help="Negates armour and shield.")
+    ] = False,
     damage: Annotated[int, typer.Option("--damage", help="HP lost per unsaved hit.")] = 1,
     hp: Annotated[int, typer.Option("--hp", help="Target's HP left.")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -111,9 +116,21 @@ def odds_melee_cmd(
     """Exact odds of one 1-v-1 melee exchange (R-C4, R-S1)."""
     from skirmish.cli.odds_cmds import melee
 
-    melee(attack, defend, attacker_armour, attacker_shield, defender_armour, defender_shield,
-          attacker_shield_breaker, defender_shield_breaker, attacker_damage, defender_damage,
-          attacker_hp, defender_hp, json_out)
+    melee(
+        attack,
+        defend,
+        attacker_armour,
+        attacker_shield,
+        defender_armour,
+        defender_shield,
+        attacker_shield_breaker,
+        defender_shield_breaker,
+        attacker_damage,
+        defender_damage,
+        attacker_hp,
+        defender_hp,
+        json_out,
+    )
 
 
 @odds_app.command("table")
@@ -130,15 +147,29 @@ def odds_table_cmd(
 
 @app.command("play")
 def play_cmd(
-    scenario: Annotated[str | None, typer.Argument(help="Scenario name (skirmish list scenarios) or file.")] = None,
-    troupe: Annotated[list[str] | None, typer.Option("--troupe", help="Troupe name or file, one per side in order.")] = None,
+    scenario: Annotated[
+        str | None, typer.Argument(help="Scenario name (skirmish list scenarios) or file.")
+    ] = None,
+    troupe: Annotated[
+        list[str] | None, typer.Option("--troupe", help="Troupe name or file, one per side in order.")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
-    bots: Annotated[str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")] = None,
-    headless: Annotated[bool, typer.Option("--headless", help="No window: play and print the result.")] = False,
+    bots: Annotated[
+        str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")
+    ] = None,
+    headless: Annotated[
+        bool, typer.Option("--headless", help="No window: play and print the result.")
+    ] = False,
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
-    replay_out: Annotated[str | None, typer.Option("--replay", help="Write the game's replay (JSON) here.")] = None,
-    screenshot: Annotated[str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")] = None,
+    replay_out: Annotated[
+        str | None, typer.Option("--replay", help="Write the game's replay (JSON) here.")
+    ] = None,
+    screenshot: Annotated[
+        str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")
+    ] = None,
 ) -> None:
     """Play a game: the window by default, or a headless bot game with --headless."""
     from skirmish.cli.play_cmds import play
@@ -149,9 +180,13 @@ def play_cmd(
 @app.command("replay")
 def replay_cmd(
     file: Annotated[str, typer.Argument(help="A replay or save file (JSON).")],
-    verify: Annotated[bool, typer.Option("--verify", help="Re-simulate; exit 0 only if it reaches the recorded hash.")] = False,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Re-simulate; exit 0 only if it reaches the recorded hash.")
+    ] = False,
     headless: Annotated[bool, typer.Option("--headless", help="No window: print the game's log.")] = False,
-    screenshot: Annotated[str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")] = None,
+    screenshot: Annotated[
+        str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")
+    ] = None,
 ) -> None:
     """View a replay (step forward and back), or verify that it re-simulates exactly."""
     from skirmish.cli.play_cmds import replay
@@ -173,30 +208,72 @@ def board_cmd(
 
 @app.command("test-troupes")
 def test_troupes_cmd(
-    troupes: Annotated[list[str], typer.Argument(help="Troupes A and B (names or files); with --round-robin, 2 or more.")],
-    scenario: Annotated[str | None, typer.Option("--scenario", help="Scenario name or file (default open_battle).")] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per matchup (the most, with --stop-width).")] = 200,
+    troupes: Annotated[
+        list[str], typer.Argument(help="Troupes A and B (names or files); with --round-robin, 2 or more.")
+    ],
+    scenario: Annotated[
+        str | None, typer.Option("--scenario", help="Scenario name or file (default open_battle).")
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", help="Games per matchup (the most, with --stop-width).")
+    ] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: game i uses derive_seed(seed, i).")] = 1,
-    workers: Annotated[str | None, typer.Option("--workers", help="Worker processes (default: the cores).")] = None,
+    workers: Annotated[
+        str | None, typer.Option("--workers", help="Worker processes (default: the cores).")
+    ] = None,
     executor: Annotated[str, typer.Option("--executor", help="local (processes) or dask.")] = "local",
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster).")] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster).")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     csv_out: Annotated[str | None, typer.Option("--csv", help="Write one row per game here.")] = None,
-    plot_out: Annotated[str | None, typer.Option("--plot", help="Write a PNG of the run here (needs matplotlib).")] = None,
-    compare: Annotated[str | None, typer.Option("--compare", help="A variant of A, played against B on the same seeds.")] = None,
-    round_robin: Annotated[bool, typer.Option("--round-robin", help="Play every pair of the troupes given.")] = False,
-    stop_width: Annotated[float | None, typer.Option("--stop-width", help="Stop once the 95% interval is narrower than this.")] = None,
-    batch: Annotated[int | None, typer.Option("--batch", help="Games per task (default from --games).")] = None,
+    plot_out: Annotated[
+        str | None, typer.Option("--plot", help="Write a PNG of the run here (needs matplotlib).")
+    ] = None,
+    compare: Annotated[
+        str | None, typer.Option("--compare", help="A variant of A, played against B on the same seeds.")
+    ] = None,
+    round_robin: Annotated[
+        bool, typer.Option("--round-robin", help="Play every pair of the troupes given.")
+    ] = False,
+    stop_width: Annotated[
+        float | None, typer.Option("--stop-width", help="Stop once the 95% interval is narrower than this.")
+    ] = None,
+    batch: Annotated[
+        int | None, typer.Option("--batch", help="Games per task (default from --games).")
+    ] = None,
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
-    bots: Annotated[str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")] = "heuristic",
-    save_replays: Annotated[str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")] = None,
+    bots: Annotated[
+        str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")
+    ] = "heuristic",
+    save_replays: Annotated[
+        str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
+    ] = None,
 ) -> None:
     """Troupe testing: N bot games of A v B, sides swapped every other game, with honest statistics."""
     from skirmish.cli.sim_cmds import run_test_troupes
 
-    run_test_troupes(troupes, scenario, games, seed, workers, executor, scheduler, json_out, csv_out, plot_out,
-                     compare, round_robin, stop_width, batch, turns, option or [], bots, save_replays)
+    run_test_troupes(
+        troupes,
+        scenario,
+        games,
+        seed,
+        workers,
+        executor,
+        scheduler,
+        json_out,
+        csv_out,
+        plot_out,
+        compare,
+        round_robin,
+        stop_width,
+        batch,
+        turns,
+        option or [],
+        bots,
+        save_replays,
+    )
 
 
 @app.command("campaign")
@@ -219,6 +296,8 @@ def _bots_flag(argv: list[str]) -> list[str]:
     """`--bots` may stand alone (meaning heuristic): give it its default value before parsing."""
     from skirmish.cli.play_cmds import POLICIES
 
+    if not argv or argv[0] not in ("play", "test-troupes", "campaign"):
+        return argv
     out: list[str] = []
     for i, arg in enumerate(argv):
         out.append(arg)
@@ -227,13 +306,44 @@ def _bots_flag(argv: list[str]) -> list[str]:
     return out
 
 
+def _click_error(exc: Exception) -> None:
+    """Typer's (vendored) click errors, recognised by class name: usage errors are one line, exit 2."""
+    names = {c.__name__ for c in type(exc).__mro__}
+    if "NoArgsIsHelpError" in names:
+        ctx = getattr(exc, "ctx", None)
+        print(ctx.get_help() if ctx is not None else str(exc))
+        raise SystemExit(0) from None
+    if "UsageError" in names or "BadParameter" in names:
+        ctx = getattr(exc, "ctx", None)
+        path = ctx.command_path.removeprefix("skirmish").strip() if ctx is not None else ""
+        where = f"{path}: " if path else ""
+        fail(where + exc.format_message().replace("\n", " "), code=2)  # type: ignore[attr-defined]
+    if "ClickException" in names:
+        fail(exc.format_message(), code=getattr(exc, "exit_code", 1))  # type: ignore[attr-defined]
+    if "Abort" in names:
+        fail("aborted", code=130)
+    raise exc
+
+
+def _run(argv: list[str]) -> None:
+    from skirmish.data.errors import DataError
+
+    try:
+        code = app(args=argv, prog_name="skirmish", standalone_mode=False)
+        # Like click's standalone mode, always end with SystemExit carrying the exit code.
+        raise SystemExit(code if isinstance(code, int) else 0)
+    except (UsageProblem, DataError, SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        _click_error(exc)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line."""
     from skirmish.data.errors import DataError
 
-    argv = _bots_flag(list(sys.argv[1:] if argv is None else argv))
     try:
-        app(args=argv, prog_name="skirmish", standalone_mode=True)
+        _run(_bots_flag(list(sys.argv[1:] if argv is None else argv)))
     except UsageProblem as exc:
         fail(*exc.lines, code=2)
     except DataError as exc:

@@ -18,8 +18,11 @@ class RuleOptions(Strict):
     )
     shoot_into_melee: bool = Field(default=False, description="Models in melee may shoot and be shot (R-C6).")
     models_block_sight: bool = Field(default=False, description="Other bases block line of sight (R-B3).")
-    ko_points: int = Field(
-        default=1, ge=0, le=100, description="Battle Points for each enemy model KO'd (R-E3)."
+    ko_points: int | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Battle Points per enemy model KO'd, overriding the scenario's [scoring] (R-E3).",
     )
 
     def with_overrides(self, overrides: dict[str, object]) -> RuleOptions:

@@ -161,7 +161,14 @@ def _charge_home(game: Game, m: ModelState, t: ModelState, path: np.ndarray, ver
 
 
 def counter_path(game: Game, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:
-    if not t.active or t.taking_cover or t.charged or game.in_melee(t) or t.profile.charge <= 0:
+    if (
+        not t.active
+        or t.taking_cover
+        or t.charged
+        or t.charge_declared  # one charge a turn: a model that already charged cannot counter-charge
+        or game.in_melee(t)
+        or t.profile.charge <= 0
+    ):
         return None
     found = measure(game, t, m)
     if found is None or found[1] > t.profile.charge + 1e-9:

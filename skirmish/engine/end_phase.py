@@ -25,8 +25,14 @@ def begin_advances(game: Game) -> None:
 
 
 def can_advance(game: Game, m: ModelState) -> bool:
-    return (m.active and m.can_advance and not m.advanced and m.profile.advance > 0 and not game.in_melee(m)
-            and not m.taking_cover)  # R-M4: a model Taking Cover does not move until the next Move Phase
+    return (
+        m.active
+        and m.can_advance
+        and not m.advanced
+        and m.profile.advance > 0
+        and not game.in_melee(m)
+        and not m.taking_cover
+    )  # R-M4: a model Taking Cover does not move until the next Move Phase
 
 
 def has_distraction(game: Game, m: ModelState) -> bool:
@@ -34,8 +40,9 @@ def has_distraction(game: Game, m: ModelState) -> bool:
 
 
 def can_disengage(game: Game, m: ModelState) -> bool:
-    return (m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m)
-            and not m.taking_cover)
+    return (
+        m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m) and not m.taking_cover
+    )
 
 
 def has_options(game: Game, player: int) -> bool:
@@ -171,7 +178,9 @@ def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str,
         ignore=ignore,
     )
     if problem is not None:
-        return "R-E2", name_models(game, problem.message)  # a Combat Distraction move is limited by R-E2, not R-M2/R-M3
+        return "R-E2", name_models(
+            game, problem.message
+        )  # a Combat Distraction move is limited by R-E2, not R-M2/R-M3
     for f in foes:
         centre = s.xy[f.index]
         reach = float(s.radii[f.index] + s.radii[m.index])
@@ -219,9 +228,12 @@ def tally(game: Game) -> None:
     s = game.state
     points = [0] * len(s.players)
     ko_by = s.extra.get("ko_by", {})
+    ko_points = (
+        game.options.ko_points if game.options.ko_points is not None else game.scenario.scoring.ko_points
+    )
     for m in s.models:
         if m.ko and m.ko_turn == s.turn and m.id in ko_by:
-            points[ko_by[m.id]] += game.scenario.scoring.ko_points
+            points[ko_by[m.id]] += ko_points
     for zone in game.scenario.scoring.zones:
         poly = shapely.Polygon(zone.polygon)
         holders = [m for m in s.models if m.active and shapely.contains_xy(poly, *s.xy[m.index])]
