@@ -325,7 +325,10 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
             if flies(shooter) and not flies(target):
                 continue  # airborne attacks are blocked only by airborne defenders
         elif a.effect == "reaction_deflect":
-            if spec.element == weak:
+            # The deflecting technique's own element decides its weakness (a waterbender's
+            # Water Deflect fails against fire), else the defender's native element.
+            own = WEAK_TO.get(str(a.element)) if a.element else weak
+            if spec.element == own:
                 continue
         elif a.effect == "redirect" and "lightning" not in spec.name:
             continue

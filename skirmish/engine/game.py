@@ -379,7 +379,19 @@ class Game:
         )
 
     def _restore(self, snap: _Snapshot) -> None:
-        self.state = snap.state
+        live, saved = self.state, snap.state
+        if len(live.models) == len(saved.models) and len(live.players) == len(saved.players):
+            # Copy the values back into the live objects, so a model or player held by a caller
+            # (the UI's selection, a test) stays the one in the game after a refusal or an undo.
+            for obj, old in zip(live.models, saved.models, strict=True):
+                obj.__dict__.update(old.__dict__)
+            for obj, old in zip(live.players, saved.players, strict=True):
+                obj.__dict__.update(old.__dict__)
+            models, players = live.models, live.players
+            live.__dict__.update(saved.__dict__)
+            live.models, live.players = models, players
+        else:
+            self.state = saved
         self.dice._state = snap.dice_state
         del self.dice.history[snap.dice_history :]
         self.dice._forced.clear()

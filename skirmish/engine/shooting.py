@@ -159,6 +159,10 @@ def do_shoot(game: Game, action: Shoot) -> None:
     if not game.options.shoot_into_melee and game.in_melee(shooter):
         raise IllegalAction("R-C6", f"{shooter.name} is in melee and cannot shoot")
     spec = next((sp for sp in shot_specs(game, shooter) if sp.name == action.weapon), None)
+    if spec is None and action.weapon in (*shooter.profile.weapons, *shooter.profile.abilities):
+        raise IllegalAction(
+            "R-P4", f"{shooter.name} cannot use `{action.weapon}` now (its element cannot be bent this turn)"
+        )
     if spec is None:
         raise IllegalAction(
             "R-P3", f"{shooter.name} has no ranged weapon or ranged ability `{action.weapon}`"
