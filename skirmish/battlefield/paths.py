@@ -539,10 +539,12 @@ def check_straight_moves(
     e = np.asarray(ends, dtype=float).reshape(-1, 2)
     s = np.broadcast_to(s, e.shape) if len(s) == 1 else s
     r = float(radii[mover])
+    obs = _obstacles(table, mover, xy, radii, None, s[0], flying=flying, ignore=ignore, target=None)
+    if len(e) <= STRAIGHT_SMALL:
+        return _straight_py(table, obs, s, e, np.asarray(enemy, dtype=bool)[obs.model], max_length)
     d = e - s
     ok = np.sqrt((d * d).sum(-1)) <= max_length + LENGTH_TOL
     ok &= np.isfinite(e).all(axis=1) & ~_off_table(table, e, r) & ~_off_table(table, s, r)
-    obs = _obstacles(table, mover, xy, radii, None, s[0], flying=flying, ignore=ignore, target=None)
     bad_b, bad_t = _violations(obs, s, e)
     ok &= ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
     en = np.asarray(enemy, dtype=bool)[obs.model]
@@ -553,6 +555,61 @@ def check_straight_moves(
         near = point_segment_distance(c[None], s[:, None, :], e[:, None, :]) <= lim[None]
         at_end = np.sqrt(((e[:, None, :] - c[None]) ** 2).sum(-1)) <= lim[None]
         ok &= ~((near & ~at_start) | at_end).any(axis=1)
+    return ok
+
+
+STRAIGHT_SMALL = 4
+"""Batches of at most this many straight moves are checked in plain Python (see `SMALL`)."""
+
+
+def _straight_py(
+    table: Table, obs: _Obstacles, s: np.ndarray, e: np.ndarray, en: np.ndarray, max_length: float
+) -> np.ndarray:
+    """`check_straight_moves` for a few moves, in plain floats with the numpy path's formulas."""
+    r = obs.radius
+    lo = r - 1e-9
+    hx = table.width - lo
+    hy = table.height - lo
+    ok = np.zeros(len(e), dtype=bool)
+    bad_b, bad_t = _violations(obs, s, e)
+    blocked = (bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
+    foes = [
+        (cx, cy, c + CONTACT)
+        for cx, cy, c, f in zip(
+            obs.cx.tolist(), obs.cy.tolist(), obs.clearance.tolist(), en.tolist(), strict=True
+        )
+        if f
+    ]
+    for i, ((sx, sy), (ex, ey)) in enumerate(zip(s.tolist(), e.tolist(), strict=True)):
+        if blocked[i] or not (math.isfinite(ex) and math.isfinite(ey)):
+            continue
+        if sx < lo or sx > hx or sy < lo or sy > hy or ex < lo or ex > hx or ey < lo or ey > hy:
+            continue
+        abx = ex - sx
+        aby = ey - sy
+        if math.sqrt(abx * abx + aby * aby) > max_length + LENGTH_TOL:
+            continue
+        den = max(abx * abx + aby * aby, 1e-300)
+        good = True
+        for cx, cy, lim in foes:
+            dx = ex - cx
+            dy = ey - cy
+            if math.sqrt(dx * dx + dy * dy) <= lim:  # ends in contact
+                good = False
+                break
+            apx = cx - sx
+            apy = cy - sy
+            t = (apx * abx + apy * aby) / den
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * abx
+            dy = apy - t * aby
+            if math.sqrt(dx * dx + dy * dy) <= lim:  # passes in contact, unless touching at the start
+                dx = sx - cx
+                dy = sy - cy
+                if not math.sqrt(dx * dx + dy * dy) <= lim + 1e-9:
+                    good = False
+                    break
+        ok[i] = good
     return ok
 
 
