@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,18 +94,23 @@ class _Obstacles:
     lim2: np.ndarray  # (b,) its square (the kernels compare squared distances)
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
-    _py: list[tuple[float, float, float, float]] | None = None
+    _py: list[tuple[float, ...]] | None = None
 
     @property
     def count(self) -> int:
         return len(self.centres) + len(self.polys)
 
-    def bases_py(self) -> list[tuple[float, float, float, float]]:
-        """Bases as plain tuples (x, y, lim, lim^2) for the pure-Python kernel, built on first use."""
+    def bases_py(self) -> list[tuple[float, ...]]:
+        """Bases as plain tuples for the pure-Python kernel, built on first use: centre, squared
+        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close."""
         if self._py is None:
-            self._py = list(
-                zip(self.cx.tolist(), self.cy.tolist(), self.lim.tolist(), self.lim2.tolist(), strict=True)
-            )
+            out = []
+            for cx, cy, lim, lim2 in zip(
+                self.cx.tolist(), self.cy.tolist(), self.lim.tolist(), self.lim2.tolist(), strict=True
+            ):
+                w = lim + BOX_SLACK
+                out.append((cx, cy, lim2, cx - w, cx + w, cy - w, cy + w))
+            self._py = out
         return self._py
 
 
@@ -189,6 +195,107 @@ def _pip(edges: tuple[tuple[float, ...], ...], x: float, y: float) -> bool:
     return inside
 
 
+def _seg_hits(
+    obs: _Obstacles,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bsel: Iterable[int],
+    psel: Iterable[int],
+    ends_outside: bool,
+    first: bool,
+) -> tuple[list[int], list[int]]:
+    """The bases and pieces that segment (x0, y0)-(x1, y1) comes too close to, in plain floats.
+
+    The same formulas in the same order as the numpy kernels (IEEE doubles give the same
+    answers), behind bounding-box rejections widened by BOX_SLACK. `first` stops at the first
+    hit (the path finder only needs to know whether a segment is clear).
+    """
+    hit_b: list[int] = []
+    hit_t: list[int] = []
+    abx = x1 - x0
+    aby = y1 - y0
+    inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+    lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+    loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+    bases = obs.bases_py()
+    for j in bsel:
+        cx, cy, lim2, bx0, bx1, by0, by1 = bases[j]
+        if bx1 < lox or bx0 > hix or by1 < loy or by0 > hiy:
+            continue
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            hit_b.append(j)
+            if first:
+                return hit_b, hit_t
+    pieces = obs.kern.py
+    tl = obs.tlim + BOX_SLACK
+    tl2 = obs.tlim2
+    for k in psel:
+        (bx0, by0, bx1, by1), edges = pieces[k]
+        if bx1 + tl < lox or bx0 - tl > hix or by1 + tl < loy or by0 - tl > hiy:
+            continue
+        hit = False
+        for ax, ay, ux, uy, einv, bx, by in edges:
+            # Segment ends to the edge.
+            apx = x0 - ax
+            apy = y0 - ay
+            t = (apx * ux + apy * uy) * einv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * ux
+            dy = apy - t * uy
+            if dx * dx + dy * dy < tl2:
+                hit = True
+                break
+            bpx = x1 - ax
+            bpy = y1 - ay
+            t = (bpx * ux + bpy * uy) * einv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = bpx - t * ux
+            dy = bpy - t * uy
+            if dx * dx + dy * dy < tl2:
+                hit = True
+                break
+            # Edge ends to the segment.
+            qx = ax - x0
+            qy = ay - y0
+            t = (qx * abx + qy * aby) * inv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = qx - t * abx
+            dy = qy - t * aby
+            if dx * dx + dy * dy < tl2:
+                hit = True
+                break
+            rx = bx - x0
+            ry = by - y0
+            t = (rx * abx + ry * aby) * inv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = rx - t * abx
+            dy = ry - t * aby
+            if dx * dx + dy * dy < tl2:
+                hit = True
+                break
+            # A proper crossing.
+            if (ux * apy - uy * apx) * (ux * bpy - uy * bpx) < 0.0 and (abx * qy - aby * qx) * (
+                abx * ry - aby * rx
+            ) < 0.0:
+                hit = True
+                break
+        if not hit and not ends_outside:
+            hit = _pip(edges, x0, y0) or _pip(edges, x1, y1)
+        if hit:
+            hit_t.append(k)
+            if first:
+                return hit_b, hit_t
+    return hit_b, hit_t
+
+
 def _violations_py(
     obs: _Obstacles,
     p0: np.ndarray,
@@ -197,93 +304,20 @@ def _violations_py(
     piece_sel: np.ndarray | None,
     ends_outside: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`_violations` for a segment or two, in plain floats: the same formulas in the same order
-    as the numpy kernels (IEEE doubles give the same answers), behind bounding-box rejections."""
+    """`_violations` for a few segments: `_seg_hits` on each."""
     m = len(p0)
     nb = len(obs.centres)
     npc = len(obs.polys)
     bad_b = np.zeros((m, nb), dtype=bool)
     bad_t = np.zeros((m, npc), dtype=bool)
-    bases = obs.bases_py() if nb else []
     bsel = range(nb) if base_sel is None else base_sel.tolist()
     psel = range(npc) if piece_sel is None else piece_sel.tolist()
-    pieces = obs.kern.py
-    tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
     for i, ((x0, y0), (x1, y1)) in enumerate(zip(p0.tolist(), p1.tolist(), strict=True)):
-        abx = x1 - x0
-        aby = y1 - y0
-        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
-        lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
-        loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
-        for j in bsel:
-            cx, cy, lim, lim2 = bases[j]
-            lim += BOX_SLACK
-            if cx + lim < lox or cx - lim > hix or cy + lim < loy or cy - lim > hiy:
-                continue
-            apx = cx - x0
-            apy = cy - y0
-            t = (apx * abx + apy * aby) * inv
-            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-            dx = apx - t * abx
-            dy = apy - t * aby
-            if dx * dx + dy * dy < lim2:
-                bad_b[i, j] = True
-        for k in psel:
-            (bx0, by0, bx1, by1), edges = pieces[k]
-            if bx1 + tl < lox or bx0 - tl > hix or by1 + tl < loy or by0 - tl > hiy:
-                continue
-            hit = False
-            for ax, ay, ux, uy, einv, bx, by in edges:
-                # Segment ends to the edge.
-                apx = x0 - ax
-                apy = y0 - ay
-                t = (apx * ux + apy * uy) * einv
-                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-                dx = apx - t * ux
-                dy = apy - t * uy
-                if dx * dx + dy * dy < tl2:
-                    hit = True
-                    break
-                bpx = x1 - ax
-                bpy = y1 - ay
-                t = (bpx * ux + bpy * uy) * einv
-                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-                dx = bpx - t * ux
-                dy = bpy - t * uy
-                if dx * dx + dy * dy < tl2:
-                    hit = True
-                    break
-                # Edge ends to the segment.
-                qx = ax - x0
-                qy = ay - y0
-                t = (qx * abx + qy * aby) * inv
-                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-                dx = qx - t * abx
-                dy = qy - t * aby
-                if dx * dx + dy * dy < tl2:
-                    hit = True
-                    break
-                rx = bx - x0
-                ry = by - y0
-                t = (rx * abx + ry * aby) * inv
-                t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-                dx = rx - t * abx
-                dy = ry - t * aby
-                if dx * dx + dy * dy < tl2:
-                    hit = True
-                    break
-                # A proper crossing.
-                d1 = ux * apy - uy * apx
-                d2 = ux * bpy - uy * bpx
-                d3 = abx * qy - aby * qx
-                d4 = abx * ry - aby * rx
-                if d1 * d2 < 0.0 and d3 * d4 < 0.0:
-                    hit = True
-                    break
-            if not hit and not ends_outside:
-                hit = _pip(edges, x0, y0) or _pip(edges, x1, y1)
-            if hit:
-                bad_t[i, k] = True
+        hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, ends_outside, False)
+        if hb:
+            bad_b[i, hb] = True
+        if ht:
+            bad_t[i, ht] = True
     return bad_b, bad_t
 
 
@@ -558,7 +592,7 @@ def check_straight_moves(
     return ok
 
 
-STRAIGHT_SMALL = 4
+STRAIGHT_SMALL = 24
 """Batches of at most this many straight moves are checked in plain Python (see `SMALL`)."""
 
 
@@ -643,7 +677,15 @@ def _astar(
     inc_t: np.ndarray,
     ring: np.ndarray,
 ) -> np.ndarray | None:
-    """A* from start to the disc (centre, goal_r) around the included obstacles only."""
+    """A* from start to the disc (centre, goal_r) around the included obstacles only.
+
+    Lazy in its edges: expanding a node pushes every open node with the cost it would have via
+    this one, unchecked; a segment is tested only when its entry comes off the heap (and is then
+    dropped if blocked, the node staying open for its other parents). With a consistent heuristic
+    this pops the same nodes with the same costs as testing every edge up front, but tests a
+    handful of segments instead of (expansions x nodes). The finish straight onto the goal
+    circle from a node is a virtual node (id n) with its own end point per parent.
+    """
     r = obs.radius
     bn, _ = _base_nodes(obs, inc_b)
     if len(inc_t):
@@ -655,65 +697,81 @@ def _astar(
     corners = corners[_legal_points(table, obs, corners)] if len(corners) else corners
     goal_pts = ring if goal_r > 0 else centre[None, :]
     nodes = np.vstack([start[None, :], goal_pts, corners])
+    n = len(nodes)
     n_goal = len(goal_pts)
-    is_goal = np.zeros(len(nodes), dtype=bool)
-    is_goal[1 : 1 + n_goal] = True
     dist_c = np.sqrt(((nodes - centre) ** 2).sum(-1))
     h = np.maximum(dist_c - goal_r, 0.0)
-    h[is_goal] = 0.0
-    g = np.full(len(nodes) + 1, np.inf)
-    parent = np.full(len(nodes) + 1, -1)
-    closed = np.zeros(len(nodes) + 1, dtype=bool)
-    finish: dict[int, np.ndarray] = {}
-    g[0] = 0.0
-    heap: list[tuple[float, int]] = [(float(h[0]), 0)]
-    fin_id = len(nodes)  # a virtual node: the straight finish from its parent
+    h[1 : 1 + n_goal] = 0.0
+    pts = nodes.tolist()
+    hl = h.tolist()
+    dcl = dist_c.tolist()
+    cx, cy = float(centre[0]), float(centre[1])
+    bsel = inc_b.tolist()
+    psel = inc_t.tolist()
+    fin = n  # the virtual finish node
+    g = [math.inf] * (n + 1)
+    parent = [-1] * (n + 1)
+    closed = np.zeros(n + 1, dtype=bool)
+    finish: dict[int, tuple[float, float]] = {}  # finish point from each expanded parent
+    heap: list[tuple[float, int, int]] = [(hl[0], 0, -1)]
     while heap:
-        _, u = heapq.heappop(heap)
-        if closed[u]:
+        _, v, u = heapq.heappop(heap)
+        if closed[v]:
             continue
-        closed[u] = True
-        if u == fin_id or is_goal[u] or (goal_r > 0 and dist_c[u] <= goal_r + 1e-9):
-            tail = [finish[u]] if u == fin_id else []
-            v = int(parent[u]) if u == fin_id else u
+        if u >= 0:
+            x0, y0 = pts[u]
+            x1, y1 = finish[u] if v == fin else pts[v]
+            hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
+            if hb or ht:
+                continue
+            if v == fin and not _legal_point_py(table, obs, x1, y1):
+                continue
+            dx = x1 - x0
+            dy = y1 - y0
+            g[v] = g[u] + math.sqrt(dx * dx + dy * dy)
+            parent[v] = u
+        else:
+            g[v] = 0.0
+        closed[v] = True
+        if v == fin or 1 <= v <= n_goal or (goal_r > 0 and dcl[v] <= goal_r + 1e-9):
+            tail = [finish[parent[v]]] if v == fin else []
+            w = parent[v] if v == fin else v
             chain = []
-            while v != -1:
-                chain.append(nodes[v])
-                v = int(parent[v])
+            while w != -1:
+                chain.append(pts[w])
+                w = parent[w]
             return np.array(chain[::-1] + tail)
-        pu = nodes[u]
-        open_idx = np.flatnonzero(~closed[:-1])
+        # Push every open node via v (costs in numpy, the same sums as the eager search).
+        pu = nodes[v]
+        gv = g[v]
+        open_idx = np.flatnonzero(~closed[:n])
+        step = np.sqrt(((nodes[open_idx] - pu) ** 2).sum(-1))
+        f = (gv + step) + h[open_idx]
+        heap.extend(zip(f.tolist(), open_idx.tolist(), [v] * len(open_idx), strict=True))
         if goal_r > 0:
             # The straight finish: toward the centre, stopping on the goal circle.
-            dc = dist_c[u]
-            q = centre + (pu - centre) * (goal_r / dc) if dc > 0 else pu
-            cand_pts = np.vstack([nodes[open_idx], q[None, :]])
-        else:
-            cand_pts = nodes[open_idx]
-        if len(cand_pts) == 0:
-            continue
-        p0 = np.broadcast_to(pu, cand_pts.shape)
-        bad_b, bad_t = _violations(obs, p0, cand_pts, inc_b, inc_t, ends_outside=True)
-        ok = ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
-        step = np.sqrt(((cand_pts - pu) ** 2).sum(-1))
-        if goal_r > 0:
-            fin_ok = bool(ok[-1]) and bool(_legal_points(table, obs, cand_pts[-1:])[0])
-            ok = ok[:-1]
-            if fin_ok:
-                cost = g[u] + step[-1]
-                if cost < g[fin_id]:
-                    g[fin_id] = cost
-                    parent[fin_id] = u
-                    finish[fin_id] = cand_pts[-1]
-                    heapq.heappush(heap, (float(cost), fin_id))
-            step = step[:-1]
-        for v, s in zip(open_idx[ok].tolist(), step[ok].tolist(), strict=True):
-            cost = g[u] + s
-            if cost < g[v]:
-                g[v] = cost
-                parent[v] = u
-                heapq.heappush(heap, (float(cost + h[v]), v))
+            dc = dcl[v]
+            px, py = pts[v]
+            if dc > 0:
+                k = goal_r / dc
+                qx, qy = cx + (px - cx) * k, cy + (py - cy) * k
+            else:
+                qx, qy = px, py
+            finish[v] = (qx, qy)
+            dx = qx - px
+            dy = qy - py
+            heap.append((gv + math.sqrt(dx * dx + dy * dy), fin, v))
+        heapq.heapify(heap)
     return None
+
+
+def _legal_point_py(table: Table, obs: _Obstacles, x: float, y: float) -> bool:
+    """`_legal_points` for one point in plain floats (on the table, clear of every obstacle)."""
+    lo = obs.radius - 1e-9
+    if x < lo or x > table.width - lo or y < lo or y > table.height - lo:
+        return False
+    hb, ht = _seg_hits(obs, x, y, x, y, range(len(obs.centres)), range(len(obs.polys)), False, True)
+    return not hb and not ht
 
 
 def _search(
