@@ -174,8 +174,8 @@ def test_black_sun_blocks_firebending_weapons_and_abilities_on_its_turns(turn: i
     assert [a for a in g.legal_actions() if isinstance(a, Shoot | UseAbility)] == [
         Shoot("p1.zhao", "p0.aang", "bow")
     ]
-    assert_illegal(g, Shoot("p1.zhao", "p0.aang", "fire_jab"), "R-P3")
-    assert_illegal(g, Shoot("p1.zhao", "p0.aang", "fire_blast"), "R-P3")
+    assert_illegal(g, Shoot("p1.zhao", "p0.aang", "fire_jab"), "R-P4")
+    assert_illegal(g, Shoot("p1.zhao", "p0.aang", "fire_blast"), "R-P4")
     assert_illegal(g, UseAbility("p1.zhao", "burn_the_cover", target="p0.aang"), "R-P4")
     assert any("eclipse begins" in e.text for e in events(g, "eclipse"))
 

@@ -144,7 +144,9 @@ class HeuristicBot:
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
         xy = game.state.xy[m.index]
-        return any(shapely.contains_xy(self._zone_poly(z), *xy) for z in game.scenario.scoring.zones)
+        return any(
+            shapely.contains_xy(self._zone_poly(z), *xy) for z in game.scenario.scoring.zones if z.points > 0
+        )
 
     def _zone_poly(self, z: object) -> shapely.Polygon:
         cache = self.__dict__.setdefault("_polys", {})
@@ -158,7 +160,9 @@ class HeuristicBot:
         s = game.state
         mine = [x for x in game.player_models(m.player) if x.active]
         taken: set[str] = set()
-        zones = sorted(game.scenario.scoring.zones, key=lambda z: (-z.points, z.name))
+        zones = sorted(
+            (z for z in game.scenario.scoring.zones if z.points > 0), key=lambda z: (-z.points, z.name)
+        )
         for z in zones:
             poly = shapely.Polygon(z.polygon)
             c = poly.representative_point()
@@ -178,6 +182,9 @@ class HeuristicBot:
             return None
         s = game.state
         foes = self._foes(game, m)
+        goal_hint = game.rules.hints(m.player)[0].get(m.id)
+        if goal_hint is not None:
+            return self._move_to(game, m, np.asarray(goal_hint, dtype=float))
         if not foes:
             return None
         zone = self._zone_duty(game, m)
@@ -203,6 +210,19 @@ class HeuristicBot:
         if best == len(candidates) or score[best] <= score[-1] + 1e-9:
             return None
         return candidates[best]
+
+    def _move_to(self, game: Game, m: ModelState, goal: np.ndarray) -> Action | None:
+        """The candidate move that ends nearest a scenario goal (an exit edge, an objective)."""
+        here = game.state.xy[m.index]
+        now = float(np.hypot(*(goal - here)))
+        if now < 0.5:
+            return None
+        candidates = movement.model_moves(game, m, [goal])
+        if not candidates:
+            return None
+        dist = [float(np.hypot(*(goal - np.asarray(c.path[-1])))) for c in candidates]
+        best = int(np.argmin(dist))
+        return candidates[best] if dist[best] < now - 0.25 else None
 
     def _score_positions(
         self, game: Game, m: ModelState, ends: np.ndarray, zones: list[np.ndarray]
@@ -284,6 +304,8 @@ class HeuristicBot:
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
+            if target.id in game.rules.hints(shooter.player)[1]:
+                value *= 3.0
             if target.taking_cover:
                 value *= min(1.0, shooter.profile.perception / 6)
             value -= 0.05 * spec.ap_cost
@@ -342,6 +364,8 @@ class HeuristicBot:
                     edge *= m.profile.perception / 6
                 if self._in_zone(game, t):
                     edge += 0.3
+                if t.id in game.rules.hints(m.player)[1]:
+                    edge += 0.5
                 if edge > -0.05 and (best is None or edge > best[0]):
                     best = (edge, charges.Charge(m.id, t.id))
         if best is not None:

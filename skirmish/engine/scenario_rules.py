@@ -29,6 +29,11 @@ class ScenarioRules:
     def extra_points(self) -> list[int]:
         return [0] * len(self.game.state.players)
 
+    def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        """What the scenario asks of `player`, for bots and the UI: a goal point per model id and
+        the ids of enemy models that matter most. Default: none (fight and hold the zones)."""
+        return {}, set()
+
     def element_blocked(self, model: ModelState, element: str | None) -> bool:
         """True when `model` may not bend `element` now (the Day of Black Sun's eclipse)."""
         return False

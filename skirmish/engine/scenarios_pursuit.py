@@ -244,6 +244,28 @@ def parse_config(scenario: Scenario, troupes: list[Troupe] | None = None) -> Pur
 class PursuitRules(ScenarioSpecials):
     """Victory `pursuit` (R-X3). See the module docstring for the order of the special rules."""
 
+    def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        """Heroes head for the current objective; everyone else hunts the heroes."""
+        import shapely
+
+        g = self.game
+        mine = [m for m in g.player_models(player) if m.active]
+        if g.state.players[player].team != self.hero_team:
+            heroes = {m.id for m in g.state.models if m.active and g.team(m) == self.hero_team}
+            return {}, heroes
+        o = self.current_objective()
+        if o is None:
+            return {}, set()
+        zone = next((z for z in g.scenario.scoring.zones if z.name == o.target), None)
+        if zone is not None:
+            p = shapely.Polygon(zone.polygon).representative_point()
+            return {m.id: (p.x, p.y) for m in mine}, set()
+        target = next((m for m in g.state.models if m.active and m.profile.name == o.target), None)
+        if target is None:
+            return {}, set()
+        x, y = (float(v) for v in g.state.xy[target.index])
+        return {m.id: (x, y) for m in mine}, {target.id}
+
     def read(self, reader: SpecialReader) -> None:
         g = self.game
         try:

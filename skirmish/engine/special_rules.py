@@ -213,6 +213,20 @@ class EscortRules(ScenarioSpecials):
             reader.problem("escort_model", f"side `{side}`'s troupe has no model `{self.model_name}`")
         self.escort_id = found[0].id if found else ""
 
+    def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        g = self.game
+        m = self.escort
+        if not m.active:
+            return {}, set()
+        x, y = (float(v) for v in g.state.xy[m.index])
+        w, h = g.scenario.board.width, g.scenario.board.height
+        r = float(g.state.radii[m.index]) + 1e-6  # the base touching the edge, still on the table
+        exit_point = {"north": (x, h - r), "south": (x, r), "west": (r, y), "east": (w - r, y)}[self.edge]
+        if g.state.players[player].team == self.escort_team:
+            return {m.id: exit_point}, set()
+        hunters = [o for o in g.player_models(player) if o.active]
+        return {o.id: (x, y) for o in hunters}, {m.id}
+
     @property
     def escort(self) -> ModelState:
         return self.game.model(self.escort_id)
