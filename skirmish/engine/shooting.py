@@ -147,6 +147,16 @@ def candidates(game: Game, player: int) -> list[Action]:
     return out
 
 
+def _blocked_element(game: Game, m: ModelState, name: str) -> bool:
+    """Whether `name` is one of the model's ranged attacks that the scenario forbids bending now."""
+    arm = game.armoury(m)
+    item = arm.weapon_by_name().get(name) if name in m.profile.weapons else None
+    if item is None and name in m.profile.abilities:
+        item = arm.ability_by_name().get(name)
+    element = getattr(item, "element", None)
+    return element is not None and game.rules.element_blocked(m, str(element))
+
+
 def do_shoot(game: Game, action: Shoot) -> None:
     s = game.state
     shooter = game.model(action.model, rule="R-C1")
@@ -159,7 +169,7 @@ def do_shoot(game: Game, action: Shoot) -> None:
     if not game.options.shoot_into_melee and game.in_melee(shooter):
         raise IllegalAction("R-C6", f"{shooter.name} is in melee and cannot shoot")
     spec = next((sp for sp in shot_specs(game, shooter) if sp.name == action.weapon), None)
-    if spec is None and action.weapon in (*shooter.profile.weapons, *shooter.profile.abilities):
+    if spec is None and _blocked_element(game, shooter, action.weapon):
         raise IllegalAction(
             "R-P4", f"{shooter.name} cannot use `{action.weapon}` now (its element cannot be bent this turn)"
         )
