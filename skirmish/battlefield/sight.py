@@ -109,6 +109,88 @@ def lengths_inside(seg: np.ndarray, edges: np.ndarray, regions: np.ndarray) -> n
     return out
 
 
+class _DenseClip:
+    """The big dense regions of a table prepared for `_big_lengths` (built once per table).
+
+    Convex regions (the usual grove or wood) are clipped Cyrus-Beck style: each edge is a
+    half-plane (outward normal n, offset n.a), a line's inside part is [max entering t, min
+    leaving t], all regions' edges in one array and reduced per region. Non-convex regions fall
+    back to `lengths_inside` with their own edges.
+    """
+
+    def __init__(self, table: Table) -> None:
+        regions = [table.dense_regions[r] for r in table.dense_big]
+        self.convex = np.array(
+            [
+                len(reg.interiors) == 0 and shapely.area(shapely.convex_hull(reg)) - shapely.area(reg) <= 1e-9
+                for reg in regions
+            ],
+            dtype=bool,
+        )
+        nx: list[np.ndarray] = []
+        ny: list[np.ndarray] = []
+        na: list[np.ndarray] = []
+        starts: list[int] = []
+        count = 0
+        for k in np.flatnonzero(self.convex).tolist():
+            reg = shapely.normalize(regions[k])  # exterior clockwise
+            c = np.asarray(reg.exterior.coords, dtype=float)
+            a, b = c[:-1], c[1:]
+            keep = np.hypot(*(b - a).T) > 0
+            a, b = a[keep], b[keep]
+            d = b - a
+            n = np.stack([-d[:, 1], d[:, 0]], axis=-1)  # left normal of a clockwise ring: outward
+            n /= np.hypot(n[:, 0], n[:, 1])[:, None]
+            nx.append(n[:, 0])
+            ny.append(n[:, 1])
+            na.append(n[:, 0] * a[:, 0] + n[:, 1] * a[:, 1])
+            starts.append(count)
+            count += len(a)
+        self.nx = np.concatenate(nx) if nx else np.empty(0)
+        self.ny = np.concatenate(ny) if ny else np.empty(0)
+        self.na = np.concatenate(na) if na else np.empty(0)
+        self.starts = np.array(starts, dtype=np.int64)
+        self.other = np.flatnonzero(~self.convex)
+        self.other_edges = [_ring_edges(regions[k]) for k in self.other.tolist()]
+        self.other_regions = [np.array([regions[k]], dtype=object) for k in self.other.tolist()]
+
+
+def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
+    out = []
+    for ring in [poly.exterior, *poly.interiors]:
+        c = np.asarray(ring.coords, dtype=float)
+        out.append(np.stack([c[:-1], c[1:]], axis=1))
+    return np.concatenate(out)
+
+
+def _big_lengths(table: Table, seg: np.ndarray) -> np.ndarray:
+    """(m, len(dense_big)) length of each segment inside each big dense region."""
+    clip = table.memo.get("dense_clip")
+    if clip is None:
+        clip = table.memo["dense_clip"] = _DenseClip(table)
+    assert isinstance(clip, _DenseClip)
+    m = len(seg)
+    out = np.zeros((m, len(clip.convex)))
+    x0 = seg[:, 0, 0:1]
+    y0 = seg[:, 0, 1:2]
+    dx = seg[:, 1, 0:1] - x0
+    dy = seg[:, 1, 1:2] - y0
+    if len(clip.starts):
+        # Inside edge k's half-plane: t * den <= num.
+        num = clip.na - (clip.nx * x0 + clip.ny * y0)
+        den = clip.nx * dx + clip.ny * dy
+        ratio = num / np.where(den != 0, den, 1.0)
+        enter = np.where(den < 0, ratio, np.where((den == 0) & (num <= 0), np.inf, -np.inf))
+        leave = np.where(den > 0, ratio, np.inf)
+        t0 = np.maximum(np.maximum.reduceat(enter, clip.starts, axis=1), 0.0)
+        t1 = np.minimum(np.minimum.reduceat(leave, clip.starts, axis=1), 1.0)
+        length = np.sqrt(dx * dx + dy * dy)
+        out[:, clip.convex] = np.maximum(t1 - t0, 0.0) * length
+    for k, edges, region in zip(clip.other.tolist(), clip.other_edges, clip.other_regions, strict=True):
+        out[:, k] = lengths_inside(seg, edges, region)[:, 0]
+    return out
+
+
 def _clear(
     table: Table,
     seg: np.ndarray,
@@ -139,7 +221,7 @@ def _clear(
         counts = near & ~in_region[big][:, li].T & ~in_region[big][:, lj].T
         cand = np.flatnonzero(ok & counts.any(axis=1))
         if len(cand):
-            lens = lengths_inside(seg[cand], table.dense_big_edges, table.dense_regions[big])
+            lens = _big_lengths(table, seg[cand])
             total = (lens * counts[cand]).sum(axis=1)
             over = total > DENSE_LIMIT + 1e-9
             worst = big[np.argmax(lens * counts[cand], axis=1)]
