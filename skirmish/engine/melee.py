@@ -60,7 +60,8 @@ def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_me
         mods.append(Modifier("two hand weapons", 1))
     if m.charged and m.charged_from_cover:
         mods.append(Modifier("charging out of cover", 1))
-    if game.cover(m) >= 2:
+    if game.cover(m) >= 2 and not (m.charged and m.charged_into_cover):
+        # A model that charged into cover takes the -1 below instead (the rulebook's worked example).
         mods.append(Modifier("in cover", 1))
     if friends_in_melee:
         mods.append(Modifier("friends in the melee", friends_in_melee))
