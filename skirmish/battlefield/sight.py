@@ -42,6 +42,12 @@ _FAN = (
     * INSET
 )
 
+_FAN_ALL = np.vstack([[0.0, 0.0], _FAN])
+"""The centre line, then the fan."""
+
+ONE_STAGE = 24
+"""Up to this many pairs, every line of the fan is tested in one batch instead of two stages."""
+
 
 @dataclass(frozen=True)
 class SightEvidence:
@@ -301,6 +307,13 @@ def sight_pairs(
     if len(i) == 0:
         return np.zeros(0, dtype=bool)
     in_region = _regions_containing(table, xy)
+    if len(i) <= ONE_STAGE:
+        # Few pairs: numpy's per-call overhead, not the number of lines, is the cost; the whole
+        # fan (centre line first) in one batch.
+        k = len(_FAN_ALL)
+        seg = _lines(xy, radii, i, j, _FAN_ALL)
+        ok, _ = _clear(table, seg, np.repeat(i, k), np.repeat(j, k), in_region, xy, radii, block_bases)
+        return ok.reshape(-1, k).any(axis=1) | (i == j)
     # Stage 1: centre lines of every pair.
     seg = np.stack([xy[i], xy[j]], axis=1)
     ok, _ = _clear(table, seg, i, j, in_region, xy, radii, block_bases)
@@ -372,7 +385,7 @@ def sight_evidence(
     if a == b:
         p = (float(xy[a, 0]), float(xy[a, 1]))
         return SightEvidence(True, (p, p), None)
-    fan = np.vstack([[0.0, 0.0], _FAN])
+    fan = _FAN_ALL
     ia = np.array([a])
     ib = np.array([b])
     seg = _lines(xy, radii, ia, ib, fan)
