@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -95,6 +95,8 @@ class _Obstacles:
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
     _py: list[tuple[float, ...]] | None = None
+    corner_cache: dict[int, np.ndarray] = field(default_factory=dict)
+    """Legal path-finder corners per obstacle (base j, piece k as ~k), filled by `_corners`."""
 
     @property
     def count(self) -> int:
@@ -660,6 +662,48 @@ def _base_nodes(obs: _Obstacles, sel: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return pts.reshape(-1, 2), np.repeat(sel, BASE_SIDES)
 
 
+def _corners(table: Table, obs: _Obstacles, inc_b: np.ndarray, inc_t: np.ndarray) -> np.ndarray:
+    """The legal path-finder corners of the included obstacles: octagon corners of each base,
+    then the grown outline of each piece, in index order.
+
+    Each obstacle's legal corners are computed once per query (the lazy loop re-runs A* with
+    one or two more obstacles each round) and kept on `obs`.
+    """
+    cache = obs.corner_cache
+    need_b = [j for j in inc_b.tolist() if j not in cache]
+    need_t = [k for k in inc_t.tolist() if ~k not in cache]
+    if need_b or need_t:
+        bn, bown = _base_nodes(obs, np.array(need_b, dtype=np.int64))
+        parts = [bn]
+        owners = [bown]
+        if need_t:
+            grown = _grown_by_piece(table, obs.radius)
+            for k in need_t:
+                parts.append(grown[k])
+                owners.append(np.full(len(grown[k]), ~k))
+        pts = np.vstack(parts)
+        own = np.concatenate(owners)
+        ok = _legal_points(table, obs, pts)
+        for key in need_b + [~k for k in need_t]:
+            cache[key] = pts[ok & (own == key)]
+    keys = inc_b.tolist() + [~k for k in inc_t.tolist()]
+    if not keys:
+        return np.empty((0, 2))
+    return np.vstack([cache[key] for key in keys])
+
+
+def _grown_by_piece(table: Table, radius: float) -> list[np.ndarray]:
+    """`table.grown_nodes(radius)` split by piece (memoised on the table)."""
+    key = ("grown_by_piece", round(float(radius), 9))
+    hit = table.memo.get(key)
+    if hit is None:
+        pts, owner = table.grown_nodes(radius)
+        hit = [pts[owner == k] for k in range(len(table.impassable_index))]
+        table.memo[key] = hit
+    assert isinstance(hit, list)
+    return hit
+
+
 def _legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
     if len(pts) == 0:
         return np.zeros(0, dtype=bool)
@@ -686,15 +730,7 @@ def _astar(
     handful of segments instead of (expansions x nodes). The finish straight onto the goal
     circle from a node is a virtual node (id n) with its own end point per parent.
     """
-    r = obs.radius
-    bn, _ = _base_nodes(obs, inc_b)
-    if len(inc_t):
-        tn, towner = table.grown_nodes(r)
-        tn = tn[np.isin(towner, inc_t)]
-    else:
-        tn = np.empty((0, 2))
-    corners = np.vstack([bn, tn])
-    corners = corners[_legal_points(table, obs, corners)] if len(corners) else corners
+    corners = _corners(table, obs, inc_b, inc_t)
     goal_pts = ring if goal_r > 0 else centre[None, :]
     nodes = np.vstack([start[None, :], goal_pts, corners])
     n = len(nodes)
@@ -789,16 +825,18 @@ def _search(
     inc_b = np.empty(0, dtype=int)
     inc_t = np.empty(0, dtype=int)
     if direct is not None:
-        bad_b, bad_t = _violations(obs, start[None, :], direct[None, :])
-        clear = not bad_b.any() and not bad_t.any()
-        if _legal_points(table, obs, direct[None, :])[0]:
-            if clear:
+        (x0, y0), (x1, y1) = start.tolist(), direct.tolist()
+        hit_b, hit_t = _seg_hits(
+            obs, x0, y0, x1, y1, range(len(obs.centres)), range(len(obs.polys)), False, False
+        )
+        if _legal_point_py(table, obs, x1, y1):
+            if not hit_b and not hit_t:
                 return np.array([start, direct]) if dc > 1e-12 else start[None, :].copy()
             if dc > 1e-12:
                 # A* around no obstacles would return this same straight line (the goal point is
                 # legal), and the lazy loop would then add what it hits: start from there.
-                inc_b = np.flatnonzero(bad_b[0])
-                inc_t = np.flatnonzero(bad_t[0])
+                inc_b = np.array(hit_b, dtype=np.int64)
+                inc_t = np.array(hit_t, dtype=np.int64)
     if goal_r > 0:
         ang = np.arange(RING) * (2 * math.pi / RING)
         ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
@@ -814,12 +852,14 @@ def _search(
         if len(path) == 1:
             return path
         bad_b, bad_t = _violations(obs, path[:-1], path[1:])
-        new_b = np.setdiff1d(np.flatnonzero(bad_b.any(axis=0)), inc_b)
-        new_t = np.setdiff1d(np.flatnonzero(bad_t.any(axis=0)), inc_t)
-        if len(new_b) == 0 and len(new_t) == 0:
+        hit_b = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
+        hit_t = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        have_b = set(inc_b.tolist())
+        have_t = set(inc_t.tolist())
+        if hit_b <= have_b and hit_t <= have_t:
             return path
-        inc_b = np.union1d(inc_b, new_b)
-        inc_t = np.union1d(inc_t, new_t)
+        inc_b = np.array(sorted(have_b | hit_b), dtype=np.int64)
+        inc_t = np.array(sorted(have_t | hit_t), dtype=np.int64)
     return None
 
 
