@@ -29,6 +29,10 @@ class ScenarioRules:
     def extra_points(self) -> list[int]:
         return [0] * len(self.game.state.players)
 
+    def status(self) -> str:
+        """A line for the banner: the scenario's own track or goal (empty for plain battles)."""
+        return ""
+
     def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
         """What the scenario asks of `player`, for bots and the UI: a goal point per model id and
         the ids of enemy models that matter most. Default: none (fight and hold the zones)."""

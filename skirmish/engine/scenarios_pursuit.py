@@ -244,6 +244,20 @@ def parse_config(scenario: Scenario, troupes: list[Troupe] | None = None) -> Pur
 class PursuitRules(ScenarioSpecials):
     """Victory `pursuit` (R-X3). See the module docstring for the order of the special rules."""
 
+    def status(self) -> str:
+        st = self.st
+        parts = [f"Tracking {st['tracking']}/{self.cfg.tracking_length}"]
+        o = self.current_objective()
+        done = int(st["objective"])
+        total = len(self.cfg.objectives)
+        if o is not None:
+            parts.append(f"objective {done + 1}/{total}: {o.title} ({o.describe()})")
+        elif done >= total:
+            parts.append("all objectives complete: defeat every adversary")
+        if st.get("active"):
+            parts.append(f"active hero {self.game.model(st['active']).name}")
+        return " · ".join(parts)
+
     def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
         """Heroes head for the current objective; everyone else hunts the heroes."""
         import shapely

@@ -213,6 +213,15 @@ class EscortRules(ScenarioSpecials):
             reader.problem("escort_model", f"side `{side}`'s troupe has no model `{self.model_name}`")
         self.escort_id = found[0].id if found else ""
 
+    def status(self) -> str:
+        m = self.escort
+        state = (
+            "escaped"
+            if self.game.state.extra.get("escort", {}).get("outcome") == "exited"
+            else ("KO'd" if not m.active else f"must leave by the {self.edge} edge")
+        )
+        return f"Escort: {m.name} {state}"
+
     def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
         g = self.game
         m = self.escort

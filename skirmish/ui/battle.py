@@ -42,7 +42,15 @@ from skirmish.engine.state import ModelState, abilities_of
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.panels import LogPanel, ProfileCard
-from skirmish.ui.render import ModelMarks, StaticLayer, draw_models, result_words, score_words, turn_words
+from skirmish.ui.render import (
+    ModelMarks,
+    StaticLayer,
+    draw_models,
+    result_words,
+    score_words,
+    status_words,
+    turn_words,
+)
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help
 from skirmish.ui.view import BoardView
 
@@ -1025,6 +1033,10 @@ class BattleScene(Scene):
             bs.blit(self.text.render(actor, 19, col, bold=True), (12, y2))
             sc = self.text.render(score_words(g) + "   [F1] help", 16, theme.TEXT_DIM)
             bs.blit(sc, (w - sc.get_width() - 12, 8))
+            st = status_words(g)
+            if st:
+                line = self.text.render(st, 16, theme.ACCENT)
+                bs.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
             x, y = 12, y2 + self.text.line_height(19) + 4
             for b in self.buttons:
                 cap_w = self.text.size(b.caption(), 15, True)[0] + 12

@@ -536,15 +536,12 @@ def result_words(game: Game) -> str:
 def score_words(game: Game) -> str:
     parts = [f"{p.name} {p.total_points} BP" for p in game.state.players]
     out = " · ".join(parts)
-    if game.scenario.victory.value == "pursuit":
-        sp = game.scenario.special
-        extra = game.state.extra
-        track = extra.get("tracking", sp.get("tracking_start", 0))
-        out += f" · Tracking {track}/{sp.get('tracking_length', '?')}"
-        obj = extra.get("objective")
-        if obj:
-            out += f" · objective: {str(obj).replace('_', ' ')}"
     return out
+
+
+def status_words(game: Game) -> str:
+    """The scenario's own track or goal (the Pursuit's Tracking and objective, the escort)."""
+    return game.rules.status()
 
 
 def draw_roster(

@@ -17,7 +17,15 @@ from skirmish.engine.errors import IllegalAction
 from skirmish.ui import theme
 from skirmish.ui.botworker import copy_state
 from skirmish.ui.panels import DIE, LogPanel, ProfileCard, draw_die
-from skirmish.ui.render import ModelMarks, StaticLayer, draw_models, result_words, score_words, turn_words
+from skirmish.ui.render import (
+    ModelMarks,
+    StaticLayer,
+    draw_models,
+    result_words,
+    score_words,
+    status_words,
+    turn_words,
+)
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help
 from skirmish.ui.view import BoardView
 
@@ -277,6 +285,10 @@ class ReplayScene(Scene):
         surf.blit(self.text.render(status, 17, theme.ACCENT if g.over else theme.TEXT), (12, 34))
         sc = self.text.render(score_words(g) + "   [F1] help", 16, theme.TEXT_DIM)
         surf.blit(sc, (w - sc.get_width() - 12, 8))
+        st = status_words(g)
+        if st:
+            line = self.text.render(st, 16, theme.ACCENT)
+            surf.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
         self.buttons = [
             Button("back 1", "Left", lambda: self.step(-1), self.index > 0),
             Button("forward 1", "Right", lambda: self.step(1), self.index < self.total),

@@ -21,6 +21,7 @@ from skirmish.ui.render import (
     draw_static,
     result_words,
     score_words,
+    status_words,
     turn_words,
 )
 from skirmish.ui.theme import TextCache
@@ -53,6 +54,10 @@ def render_game(
     surf.blit(text.render(res, 20, theme.ACCENT if game.over else theme.TEXT), (16, 8 + text.line_height(24)))
     sc = text.render(score_words(game) + f" · seed {game.seed}", 18, theme.TEXT_DIM)
     surf.blit(sc, (w - sc.get_width() - 16, 12))
+    st = status_words(game)
+    if st:
+        line = text.render(st, 17, theme.ACCENT)
+        surf.blit(line, (w - line.get_width() - 16, 12 + text.line_height(18)))
     side_w = min(560, max(320, w - h))
     board_rect = (0, banner_h, w - side_w, h - banner_h)
     view = BoardView(game.scenario.board.width, game.scenario.board.height)
