@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pymunk
 
+from skirmish.battlefield.measure import point_segment_distance
 from skirmish.battlefield.paths import _obstacles, _off_table, _violations
 from skirmish.battlefield.table import Table
 
@@ -29,6 +30,9 @@ STEP_FRACTION = 0.5
 
 MOVER, SOLID = 1, 2
 
+REACH_MARGIN = 1.0
+"""Shapes within a push's distance plus this (inches) of the mover's base are simulated."""
+
 
 def build_space(
     table: Table,
@@ -38,9 +42,16 @@ def build_space(
     *,
     ignore: np.ndarray | None = None,
     walls: bool = True,
+    reach: float | None = None,
 ) -> tuple[pymunk.Space, pymunk.Body]:
     """A one-thread space: the mover as a dynamic disc; other bases, impassable edges and the table
-    edges as static shapes. Built fresh each time, in index order, so runs are reproducible."""
+    edges as static shapes. Built fresh each time, in index order, so runs are reproducible.
+
+    With `reach`, only bases and edges the mover could touch while its centre stays within
+    `reach` of where it starts are added (a push of 3" needs a few of the table's shapes, and
+    making a pymunk shape costs more than the whole simulation); shapes it cannot reach never
+    make a contact, so they cannot change what happens.
+    """
     space = pymunk.Space(threaded=False)
     space.iterations = 10
     space.gravity = (0.0, 0.0)
@@ -50,9 +61,19 @@ def build_space(
     skip[mover] = True
     if ignore is not None:
         skip |= np.asarray(ignore, dtype=bool)
+    r = float(radii[mover])
+    if reach is not None:
+        c = xy[mover]
+        gap = np.sqrt(((xy - c) ** 2).sum(-1)) - radii - r
+        skip |= gap > reach + REACH_MARGIN
     for j in np.flatnonzero(~skip).tolist():
         shapes.append(pymunk.Circle(static, float(radii[j]), (float(xy[j, 0]), float(xy[j, 1]))))
-    for a, b in table.imp_edges.tolist():
+    edges = table.imp_edges
+    if reach is not None and len(edges):
+        c = xy[mover]
+        d = point_segment_distance(c, edges[:, 0, :], edges[:, 1, :]) - r
+        edges = edges[d <= reach + REACH_MARGIN]
+    for a, b in edges.tolist():
         shapes.append(pymunk.Segment(static, (a[0], a[1]), (b[0], b[1]), 0.0))
     if walls:
         w, h = table.width, table.height
@@ -209,7 +230,7 @@ def push(
         return start
     unit = d / norm
     r = float(radii[mover])
-    space, body = build_space(table, mover, xy, radii, ignore=ignore)
+    space, body = build_space(table, mover, xy, radii, ignore=ignore, reach=distance)
     touched = [False]
 
     def begin(arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
