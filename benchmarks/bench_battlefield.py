@@ -2,7 +2,8 @@
 
 A 48" table with 15 seeded random pieces (rocks, dense woods, ruins, grass, hills) and 20
 models, the size of a large skirmish. Targets (issue 3): los_pairs_per_second >= 300,000,
-path_checks_per_second >= 50,000, shortest_path_ms <= 2, push_ms <= 1.
+path_checks_per_second >= 50,000, shortest_path_ms <= 2, push_ms <= 1. Also measured: the sight
+update after one model moves (what the engine asks after each move) and charge paths (R-C3).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from skirmish.battlefield.paths import check_straight_moves, shortest_path
+from skirmish.battlefield.paths import charge_path, check_straight_moves, shortest_path
 from skirmish.battlefield.physics import push
 from skirmish.battlefield.sample import random_table, scatter_bases
-from skirmish.battlefield.sight import sight_table
+from skirmish.battlefield.sight import sight_table, sight_table_update
 
 
 def _best(fn: Callable[[], object], number: int, repeat: int = 5) -> float:
@@ -61,12 +62,25 @@ def run() -> dict[str, float]:
             push(table, k, dirs[k], 3.0, xy, radii)
 
     ps = _best(pushes, 5) / 10
+
+    vis = sight_table(table, xy, radii)
+    moved = np.zeros(n, dtype=bool)
+    moved[4] = True
+    upd = _best(lambda: sight_table_update(table, vis, xy, radii, moved), 50)
+
+    def charges() -> None:
+        for i in range(10):
+            charge_path(table, i, 10 + i, xy, radii, enemy)
+
+    ch = _best(charges, 3) / 10
     return {
         "los_pairs_per_second": pairs / los,
         "los_table_ms": los * 1e3,
         "path_checks_per_second": len(ends) / checks,
         "shortest_path_ms": sp * 1e3,
         "push_ms": ps * 1e3,
+        "sight_update_ms": upd * 1e3,
+        "charge_path_ms": ch * 1e3,
     }
 
 

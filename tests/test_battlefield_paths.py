@@ -254,3 +254,38 @@ def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) 
             )
             is None
         )
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_m2_plain_python_and_numpy_kernels_agree_at_the_boundary(seed: int) -> None:
+    """The path kernel has a plain-float path (few segments) and a numpy path (many): the finder
+    and the checker may take different ones, so they must agree exactly, even on segments that
+    pass within 1e-12 of a clearance or lie along an edge at exactly the mover's radius."""
+    from skirmish.battlefield import paths as P
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=10)
+    radii = rng.choice([0.5, 0.8, 1.2], 8)
+    xy = scatter_bases(t, rng, radii)
+    obs = P._obstacles(t, 0, xy, radii, np.arange(8) >= 4, xy[0], flying=False, ignore=None, target=None)
+    pts = []
+    for c, lim in zip(obs.centres, obs.clearance - 1e-6, strict=True):
+        for a in rng.uniform(0, 2 * np.pi, 4):
+            for eps in (-1e-12, 0.0, 1e-12):
+                pts.append(c + (lim + eps) * np.array([np.cos(a), np.sin(a)]))
+    for e in t.imp_edges:
+        d = e[1] - e[0]
+        nrm = np.array([-d[1], d[0]]) / np.hypot(*d)
+        for s in rng.uniform(-0.1, 1.1, 3):
+            for eps in (-1e-12, 0.0, 1e-12):
+                pts.append(e[0] + s * d + nrm * (obs.radius - 1e-6 + eps))
+    p = np.array(pts)
+    i = rng.integers(0, len(p), 150)
+    j = rng.integers(0, len(p), 150)
+    for p0, p1 in ((p, p), (p[i], p[j])):
+        for ends_outside in (False, True):
+            whole_b, whole_t = P._violations(obs, p0, p1, ends_outside=ends_outside)
+            for k in range(len(p0)):
+                one_b, one_t = P._violations(obs, p0[k : k + 1], p1[k : k + 1], ends_outside=ends_outside)
+                assert (one_b[0] == whole_b[k]).all() and (one_t[0] == whole_t[k]).all()

@@ -118,3 +118,30 @@ def test_r_b3_incremental_update_matches_full_table(seed: int) -> None:
     moved = np.zeros(12, dtype=bool)
     moved[3] = True
     assert (sight_table_update(t, vis, xy2, radii, moved) == sight_table(t, xy2, radii)).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_b3_fast_dense_and_blocker_tests_match_the_exact_ones(seed: int) -> None:
+    """Dense cover length by clipping (convex regions) equals the cut-and-test length; the
+    blocker test by orientations equals shapely's `intersects`, grazing lines included."""
+    import shapely
+
+    from skirmish.battlefield import sight as S
+    from skirmish.battlefield.sight import lengths_inside
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=15)
+    seg = rng.uniform(0, 48, (300, 2, 2))
+    if len(t.dense_big):
+        got = S._big_lengths(t, seg)
+        ref = lengths_inside(seg, t.dense_big_edges, t.dense_regions[t.dense_big])
+        assert np.abs(got - ref).max() < 1e-9
+    v = np.concatenate([np.asarray(t.polygons[k].exterior.coords)[:-1] for k in t.blocker_index])
+    a = v[rng.integers(0, len(v), 300)]
+    b = v[rng.integers(0, len(v), 300)]
+    graze = np.stack([a + rng.normal(size=(300, 2)) * 1e-7, b + rng.normal(size=(300, 2)) * 1e-7], axis=1)
+    lines = np.concatenate([seg, graze])
+    assert (
+        S._meets_blockers(t, lines) == shapely.intersects(t.sight_union, shapely.linestrings(lines))
+    ).all()
