@@ -7,6 +7,8 @@ character-specific items in the same shape.
 
 from __future__ import annotations
 
+import functools
+
 from enum import StrEnum
 from typing import Annotated
 
@@ -127,14 +129,32 @@ class Armoury(Strict):
             abilities=[*self.abilities, *other.abilities],
         )
 
-    def armour_by_name(self) -> dict[str, Armour]:
+    # The lookups are asked in every shot and melee; the armoury is frozen, so each table is built
+    # once per armoury (callers must not mutate the returned dicts).
+    @functools.cached_property
+    def _armour_index(self) -> dict[str, Armour]:
         return {a.name: a for a in self.armour}
 
-    def shield_by_name(self) -> dict[str, Shield]:
+    @functools.cached_property
+    def _shield_index(self) -> dict[str, Shield]:
         return {s.name: s for s in self.shields}
 
-    def weapon_by_name(self) -> dict[str, Weapon]:
+    @functools.cached_property
+    def _weapon_index(self) -> dict[str, Weapon]:
         return {w.name: w for w in self.weapons}
 
-    def ability_by_name(self) -> dict[str, Ability]:
+    @functools.cached_property
+    def _ability_index(self) -> dict[str, Ability]:
         return {a.name: a for a in self.abilities}
+
+    def armour_by_name(self) -> dict[str, Armour]:
+        return self._armour_index
+
+    def shield_by_name(self) -> dict[str, Shield]:
+        return self._shield_index
+
+    def weapon_by_name(self) -> dict[str, Weapon]:
+        return self._weapon_index
+
+    def ability_by_name(self) -> dict[str, Ability]:
+        return self._ability_index

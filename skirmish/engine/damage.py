@@ -48,6 +48,7 @@ def inflict(
         result = HitResult(result.saves, result.hp_lost, result.hp_after, False)
     if result.ko:
         target.ko = True
+        game.moved()  # who is in melee (and who may be targeted) has changed
         target.ko_turn = game.state.turn
         if by is not None:
             game.state.extra.setdefault("ko_by", {})[target.id] = by.player

@@ -175,6 +175,12 @@ class Game:
         self._piece = np.asarray(piece, dtype=int)
         self._height = np.asarray(self.table.height_of(xy), dtype=float)
         self._dist = edge_distances(xy, self.state.radii)
+        # Who is in melee with whom (R-P5): active opposing models in base contact. KOs and
+        # removals bump the version (damage.inflict, remove_casualties), so this stays true.
+        active = np.fromiter((m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
+        melee = (self._dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
+        np.fill_diagonal(melee, False)
+        self._melee = melee
         self._geo_version = self._version
 
     def cover(self, model: ModelState) -> int:
@@ -208,15 +214,23 @@ class Game:
         if not model.active:
             return []
         self._refresh_geo()
-        row = self._dist[model.index]
-        return [
-            m
-            for m in self.state.models
-            if m.active and m is not model and row[m.index] <= CONTACT and self.enemies(m, model)
-        ]
+        models = self.state.models
+        return [models[i] for i in np.flatnonzero(self._melee[model.index]).tolist()]
 
     def in_melee(self, model: ModelState) -> bool:
-        return bool(self.melee_enemies(model))
+        if not model.active:
+            return False
+        self._refresh_geo()
+        return bool(self._melee[model.index].any())
+
+    def _enemy_matrix(self) -> np.ndarray:
+        """(n, n) True where two models are on different teams; teams never change in a game."""
+        cached = self.__dict__.get("_enemies")
+        if cached is None or cached.shape[0] != len(self.state.models):
+            teams = np.array([self.team(m) for m in self.state.models])
+            cached = teams[:, None] != teams[None, :]
+            self.__dict__["_enemies"] = cached
+        return cached
 
     def sight(self) -> np.ndarray:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
@@ -354,19 +368,19 @@ class Game:
     # ----------------------------------------------------------------- snapshots
     def _snapshot(self) -> _Snapshot:
         s = self.state
-        models = [copy.copy(m) for m in s.models]
+        models = [_shallow(m) for m in s.models]
         for m in models:
             m.buffs = dict(m.buffs)
-        players = [copy.copy(p) for p in s.players]
+        players = [_shallow(p) for p in s.players]
         for p in players:
             p.battle_points = list(p.battle_points)
-        new = copy.copy(s)
+        new = _shallow(s)
         new.models = models
         new.players = players
         new.xy = s.xy.copy()
         new.order = list(s.order)
-        new.pending = copy.deepcopy(s.pending)
-        new.extra = copy.deepcopy(s.extra)
+        new.pending = None if s.pending is None else copy.deepcopy(s.pending)
+        new.extra = _json_copy(s.extra) if s.extra else {}
         new.terrain_added = list(s.terrain_added)
         return _Snapshot(
             new,
@@ -522,6 +536,24 @@ class Game:
                 p.name: sum(1 for m in s.models if m.player == p.index and m.active) for p in s.players
             },
         }
+
+
+def _shallow(obj: Any) -> Any:
+    """A shallow copy of a plain dataclass instance, without `copy.copy`'s generic machinery."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars): what `state.extra` holds."""
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_json_copy(v) for v in value)
+    return value
 
 
 def _do_end_step(game: Game, action: Action) -> None:

@@ -576,6 +576,7 @@ class PursuitRules(ScenarioSpecials):
             else:
                 hero.ko = True
                 hero.ko_turn = g.state.turn
+                g.moved()
                 g.emit("ko", f"{hero.name} is KO'd", (hero.id,))
 
     def _stun(self, hero: ModelState, source: str) -> None:
