@@ -8,7 +8,6 @@ character-specific items in the same shape.
 from __future__ import annotations
 
 import functools
-
 from enum import StrEnum
 from typing import Annotated
 
