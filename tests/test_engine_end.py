@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from helpers_engine import (
     advance_past,
     advance_to,

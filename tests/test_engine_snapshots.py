@@ -1,4 +1,4 @@
-"""Refusals and undo restore the state in place: objects a caller holds stay the game's own (principle 3, 8)."""
+"""Refusals and undo restore the state in place: objects a caller holds stay the game's (principles 3, 8)."""
 
 from __future__ import annotations
 

@@ -139,7 +139,7 @@ def odds_table_cmd(
     b: Annotated[str, typer.Argument(help="Troupe B: a name or a file.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Exact shooting and melee odds of every model of A against every model of B, in the open and in cover."""
+    """Exact shooting and melee odds of every model of A against every model of B, in the open and cover."""
     from skirmish.cli.sim_cmds import odds_table
 
     odds_table(a, b, json_out)
