@@ -73,9 +73,15 @@ class HeuristicBot:
         return self._best_range(game, m) > 0 and m.profile.ranged >= m.profile.combat
 
     def _melee_edge(self, game: Game, me: ModelState, foe: ModelState, *, charging: bool) -> float:
-        """Expected hits I deal minus hits I take in one exchange, from the exact odds."""
-        mine = melee_score(game, me, [foe], 0).base_total + (1 if charging and not me.charged else 0)
-        theirs = melee_score(game, foe, [me], 0).base_total
+        """Expected hits I deal minus hits I take in one exchange, from the exact odds.
+
+        Friends already fighting the foe count (+1 each for me, R-C4), and the foe's one die is
+        shared among all of us, so ganging up on a model is valued as the rules make it."""
+        allies = [f for f in game.melee_enemies(foe) if f is not me]
+        mine = melee_score(game, me, [foe], len(allies)).base_total + (
+            1 if charging and not me.charged else 0
+        )
+        theirs = melee_score(game, foe, [me, *allies], 0).base_total
         mw, tw = melee_weapon(me, game.armoury(me)), melee_weapon(foe, game.armoury(foe))
         from skirmish.engine.damage import saves_of
 
