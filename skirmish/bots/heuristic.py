@@ -20,6 +20,10 @@ from skirmish.engine.state import ModelState, melee_weapon
 from skirmish.rules.odds import melee_odds, shot_odds
 
 
+ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
+"""Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
+
+
 class HeuristicBot:
     name = "heuristic"
 
@@ -162,7 +166,8 @@ class HeuristicBot:
         return cache[key]
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
-        """The scoring zone this model should hold: the two models nearest each zone go there."""
+        """Where in a scoring zone this model should stand: the three models nearest each zone hold
+        it, each heading for its own spot so they do not crowd one point and stop short."""
         s = game.state
         mine = [x for x in game.player_models(m.player) if x.active]
         taken: set[str] = set()
@@ -177,10 +182,12 @@ class HeuristicBot:
                 (x for x in mine if x.id not in taken),
                 key=lambda x: (float(np.hypot(*(s.xy[x.index] - centre))), x.index),
             )
-            for x in ranked[:3]:
+            for k, x in enumerate(ranked[:3]):
                 taken.add(x.id)
                 if x is m:
-                    return centre
+                    dx, dy = ZONE_SPOTS[k]
+                    spot = centre + np.array([dx, dy])
+                    return spot if shapely.contains_xy(poly, *spot) else centre
         return None
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
