@@ -19,7 +19,6 @@ from skirmish.engine.melee import melee_score
 from skirmish.engine.state import ModelState, melee_weapon
 from skirmish.rules.odds import melee_odds, shot_odds
 
-
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
 
