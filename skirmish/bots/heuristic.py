@@ -164,6 +164,17 @@ class HeuristicBot:
             cache[key] = shapely.Polygon(z.polygon)  # type: ignore[attr-defined]
         return cache[key]
 
+    @staticmethod
+    def _toughness(game: Game, m: ModelState) -> float:
+        """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
+        so that near-equal models tie and distance decides."""
+        from skirmish.engine.damage import saves_of
+        from skirmish.rules.odds import unsaved_probability
+
+        armour, shield = saves_of(game, m)
+        unsaved = float(unsaved_probability(armour, shield, False, False))
+        return round(m.hp / max(unsaved, 1e-6), 0)
+
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three models nearest each zone hold
         it, each heading for its own spot so they do not crowd one point and stop short."""
@@ -179,7 +190,11 @@ class HeuristicBot:
             centre = np.array([c.x, c.y])
             ranked = sorted(
                 (x for x in mine if x.id not in taken),
-                key=lambda x: (float(np.hypot(*(s.xy[x.index] - centre))), x.index),
+                key=lambda x: (
+                    -self._toughness(game, x),
+                    float(np.hypot(*(s.xy[x.index] - centre))),
+                    x.index,
+                ),
             )
             for k, x in enumerate(ranked[:3]):
                 taken.add(x.id)
