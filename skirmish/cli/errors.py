@@ -1,8 +1,22 @@
-"""How the command reports failure: exit 2 for bad input, 1 for an internal error, never a traceback."""
+"""How the command reports failure: exit 2 for bad input, 1 for an internal error, never a traceback.
+
+Also the one place output paths are checked (`output_path`) and written (`write_output`): a path
+that cannot be written is bad input naming the flag, found before a game or run starts wherever
+the file system lets us tell, and mapped to the same one-line exit 2 if the write still fails.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+MAX_LINE = 300
+"""An error line longer than this is cut (a 200,000-point path must not print megabytes)."""
 
 
 class UsageProblem(Exception):
@@ -13,7 +27,98 @@ class UsageProblem(Exception):
         super().__init__("\n".join(lines))
 
 
+def clip(line: str, limit: int = MAX_LINE) -> str:
+    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut."""
+    line = " ".join(line.splitlines())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def fail(*lines: str, code: int = 2) -> None:
     for line in lines:
-        print(f"skirmish: {line}", file=sys.stderr)
+        print(clip(f"skirmish: {line}"), file=sys.stderr)
     raise SystemExit(code)
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _probe_folder(folder: Path, flag: str, path: str) -> None:
+    """Create and remove a scratch file: the only honest test that files can be made here.
+
+    `os.access` says yes to root everywhere, and `/proc` accepts no new files whatever its mode says.
+    """
+    if not folder.is_dir():
+        raise UsageProblem(f"{flag} {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageProblem(f"{flag} {path}: folder {folder} is not writable")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".skirmish-probe-", dir=folder)
+    except OSError as exc:
+        raise UsageProblem(f"{flag} {path}: cannot create files in {folder} ({_why(exc)})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def output_path(path: str, flag: str, suffix: str | None = None, *, folder: bool = False) -> Path:
+    """Check an output path before any work is done; `UsageProblem` naming `flag` if it cannot be written.
+
+    A file path must not be empty or a directory, must end in `suffix` when one is required, and its
+    folder must exist and accept new files (an existing regular file must be writable). With
+    `folder`, the path is a directory to fill: it may exist (then it must be writable) or be created
+    in a writable parent, but an existing file there is refused rather than overwritten.
+    Existing devices and FIFOs are accepted as they are (`/dev/null`, a pipe to another program);
+    a failing write to them is reported by `write_output`.
+    """
+    if not path.strip():
+        raise UsageProblem(f"{flag}: the path is empty; give a {'folder' if folder else 'file'} name")
+    p = Path(path)
+    if suffix is not None and p.suffix.lower() != suffix:
+        raise UsageProblem(f"{flag} {path}: the name must end in {suffix}")
+    try:
+        st: os.stat_result | None = p.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageProblem(f"{flag} {path}: cannot use this path ({_why(exc)})") from None
+    if folder:
+        if st is not None:
+            if not stat.S_ISDIR(st.st_mode):
+                raise UsageProblem(f"{flag} {path}: is an existing file; give a folder (new or existing)")
+            _probe_folder(p.resolve(), flag, path)
+        else:
+            _probe_folder(p.resolve().parent, flag, path)
+        return p
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UsageProblem(f"{flag} {path}: is a directory; give a file name")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return p
+    if st is not None and not os.access(p, os.W_OK):
+        raise UsageProblem(f"{flag} {path}: the file is not writable")
+    _probe_folder(p.resolve().parent, flag, path)
+    return p
+
+
+def write_output(path: str | Path, flag: str, data: str | bytes) -> None:
+    """Write a whole output file (atomically if it is a regular file); an OS error is exit 2 naming `flag`."""
+    from skirmish.engine.replay import write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise UsageProblem(f"{flag} {path}: cannot write the file ({_why(exc)})") from None
+
+
+def write_rendered(path: str | Path, flag: str, render: Callable[[str], None]) -> None:
+    """Let `render` draw into a scratch `.png` file, then write those bytes to `path` like any output.
+
+    Renderers (pygame, matplotlib) pick the format from the file name and fail with their own
+    exception types on odd targets; drawing into a private file and copying the bytes means the
+    output is always a PNG and every write failure is the same one-line exit 2 naming the flag.
+    """
+    with tempfile.TemporaryDirectory(prefix="skirmish-render-") as scratch:
+        tmp = os.path.join(scratch, "out.png")
+        render(tmp)
+        data = Path(tmp).read_bytes()
+    write_output(path, flag, data)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-from skirmish.cli.errors import UsageProblem
-from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
+from skirmish.cli.errors import UsageProblem, output_path, write_output, write_rendered
+from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
 
@@ -55,11 +54,60 @@ def has_display() -> bool:
     return True
 
 
-def setup(scenario_arg: str | None, troupe_args: list[str], turns: int | None, option_args: list[str]):
-    """Load the scenario, troupes and options named on the command line."""
+def scenario_source(scenario_arg: str | None, flag: str = "SCENARIO") -> str:
+    """The scenario file a name-or-path argument stands for (how problems in it are named)."""
+    if scenario_arg is not None and not scenario_arg.strip():
+        raise UsageProblem(f"{flag}: the scenario name is empty; give a name or a file")
+    return str(resolve("scenarios", scenario_arg if scenario_arg is not None else DEFAULT_SCENARIO))
+
+
+def load_scenario_arg(scenario_arg: str | None, flag: str = "SCENARIO"):
+    """The scenario named on the command line, and the file it came from."""
+    from skirmish.data.loader import load_scenario
+
+    source = scenario_source(scenario_arg, flag)
+    return load_scenario(source), source
+
+
+def load_troupes(scenario, source: str, troupe_args: list[str], check_building: bool = True) -> list:
+    """One troupe per side: the `--troupe` given for it, else the scenario's default.
+
+    A default that cannot be found is a problem of the scenario file (`sides[i].troupe`), not of a flag.
+    """
     from skirmish.data.building import building_problems
 
-    scenario = find_scenario(scenario_arg or DEFAULT_SCENARIO)
+    troupes = []
+    problems: list[Problem] = []
+    for i, side in enumerate(scenario.sides):
+        given = i < len(troupe_args)
+        arg = troupe_args[i] if given else side.troupe
+        if arg is None:
+            raise UsageProblem(
+                f"--troupe: side `{side.name}` of `{scenario.name}` has no default troupe; give one"
+            )
+        if given and not arg.strip():
+            raise UsageProblem(f"--troupe: troupe {i + 1} is empty; give a name or a file")
+        try:
+            troupe = find_troupe(arg)
+        except DataError as exc:
+            if given:
+                problems.extend(exc.problems)
+            else:
+                problems.extend(
+                    Problem(source, f"sides[{i}].troupe", f"`{arg}`: {p.message}") for p in exc.problems
+                )
+            continue
+        if given and check_building:
+            problems.extend(building_problems(troupe, arg, scenario.points_limit))
+        troupes.append(troupe)
+    if problems:
+        raise DataError(problems)
+    return troupes
+
+
+def setup(scenario_arg: str | None, troupe_args: list[str], turns: int | None, option_args: list[str]):
+    """Load the scenario, troupes and options named on the command line."""
+    scenario, source = load_scenario_arg(scenario_arg)
     if turns is not None:
         if not 1 <= turns <= 50:
             raise UsageProblem(f"--turns {turns}: choose 1 to 50 turns")
@@ -69,26 +117,40 @@ def setup(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
             f"--troupe: scenario `{scenario.name}` has {len(scenario.sides)} sides but "
             f"{len(troupe_args)} troupes were given"
         )
-    troupes = []
-    problems: list[Problem] = []
-    for i, side in enumerate(scenario.sides):
-        arg = troupe_args[i] if i < len(troupe_args) else side.troupe
-        if arg is None:
-            raise UsageProblem(
-                f"--troupe: side `{side.name}` of `{scenario.name}` has no default troupe; give one"
-            )
-        try:
-            troupe = find_troupe(arg)
-        except DataError as exc:
-            problems.extend(exc.problems)
-            continue
-        if i < len(troupe_args):
-            problems.extend(building_problems(troupe, arg, scenario.points_limit))
-        troupes.append(troupe)
-    if problems:
-        raise DataError(problems)
+    troupes = load_troupes(scenario, source, troupe_args)
     options = parse_options(option_args, scenario.options)
     return scenario, troupes, options
+
+
+def deployment_problem(scenario, source: str, exc: ValueError) -> DataError:
+    """auto_deploy's complaint (a zone too small for its troupe) as a problem of the scenario file.
+
+    The message names the side (`deployment zone of fire_nation ...`); its zones are named by index.
+    """
+    import re
+
+    field = "deployment"
+    m = re.search(r"deployment zone of (\S+)", str(exc))
+    if m is not None:
+        sides = [i for i, side in enumerate(scenario.sides) if side.name == m.group(1)]
+        zones = [i for i, z in enumerate(scenario.deployment) if sides and z.player == sides[0]]
+        if zones:
+            field = ", ".join(f"deployment[{i}]" for i in zones)
+    return DataError([Problem(source, field, f"{exc} (make the zone larger or the troupe smaller)")])
+
+
+def new_game(scenario, troupes: list, source: str, **kwargs):
+    """A `Game`, with a deployment zone too small for its troupe reported as bad input (exit 2)."""
+    from skirmish.engine.game import Game
+
+    try:
+        return Game(scenario, troupes, **kwargs)
+    except DataError:
+        raise
+    except ValueError as exc:
+        if "deployment zone" not in str(exc):
+            raise
+        raise deployment_problem(scenario, source, exc) from None
 
 
 def print_result(game) -> None:
@@ -122,19 +184,17 @@ def play(
     option_args: list[str],
 ) -> None:
     from skirmish.bots.runner import play_out, seat_bots
-    from skirmish.engine.game import Game
-    from skirmish.engine.replay import save_game
 
     if seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if bots is not None and bots not in POLICIES:
         raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
-    for out, flag in ((replay_out, "--replay"), (screenshot, "--screenshot")):
-        if out is not None:
-            parent = Path(out).resolve().parent
-            if not parent.is_dir():
-                raise UsageProblem(f"{flag} {out}: folder {parent} does not exist")
+    if replay_out is not None:
+        output_path(replay_out, "--replay")
+    if screenshot is not None:
+        output_path(screenshot, "--screenshot", ".png")
     scenario, troupes, options = setup(scenario_arg, troupe_args, turns, option_args)
+    source = scenario_source(scenario_arg)
     if not headless and not has_display():
         print(
             "skirmish: no display found — playing a headless bot game instead (use --headless to say so)",
@@ -149,56 +209,70 @@ def play(
         )
         return
     policies = [bots or side.bot or "heuristic" for side in scenario.sides]
-    game = Game(scenario, troupes, seed=seed, options=options, bots=policies)
+    game = new_game(scenario, troupes, source, seed=seed, options=options, bots=policies)
     play_out(game, seat_bots(game, policies))
     print_result(game)
     if replay_out:
-        save_game(game, replay_out)
+        save_replay(game, replay_out, "--replay")
         print(f"Replay written to {replay_out}")
     if screenshot:
         save_screenshot(game, screenshot)
         print(f"Screenshot written to {screenshot}")
 
 
-def save_screenshot(game, path: str) -> None:
+def save_replay(game, path: str, flag: str) -> None:
+    """Write the game's replay; a path that cannot be written is exit 2 naming `flag`."""
+    from skirmish.engine.replay import dumps
+
+    write_output(path, flag, dumps(game))
+
+
+def save_screenshot(game, path: str, flag: str = "--screenshot") -> None:
+    """The final board as a PNG (always PNG, whatever the renderer would guess from the name)."""
     from skirmish.ui.snapshot import save_game_png
 
-    save_game_png(game, path)
+    write_rendered(path, flag, lambda tmp: save_game_png(game, tmp))
 
 
 def replay(file: str, verify: bool, headless: bool, screenshot: str | None) -> None:
-    from skirmish.engine.replay import load_replay
-    from skirmish.engine.replay import verify as verify_replay
+    from skirmish.engine.replay import load_replay, verify_problems
 
+    if not file.strip():
+        raise UsageProblem("FILE: the replay path is empty; give a replay file")
+    if screenshot is not None:
+        output_path(screenshot, "--screenshot", ".png")
     rep = load_replay(file)
-    if screenshot is not None and not Path(screenshot).resolve().parent.is_dir():
-        raise UsageProblem(f"--screenshot {screenshot}: folder does not exist")
     if verify:
-        ok, reached = verify_replay(rep)
-        if not ok:
-            recorded = rep.final_hash or "(none recorded)"
-            raise DataError(
-                [
-                    Problem(
-                        file,
-                        "final_hash",
-                        f"re-simulation reached {reached[:16]}…, not the recorded "
-                        f"{recorded[:16]}… — the replay does not reproduce",
-                    )
-                ]
-            )
-        print(f"{file}: verified — {len(rep.actions)} actions reach the recorded state {reached[:16]}…")
+        problems = verify_problems(rep)
+        if problems:
+            raise DataError(problems)
+        recorded = rep.final_hash or ""
+        print(f"{file}: verified — {len(rep.actions)} actions reach the recorded state {recorded[:16]}…")
         if screenshot:
-            save_screenshot(rep.play(record_log=False), screenshot)
+            save_screenshot(play_replay(rep, record_log=False), screenshot)
+            print(f"Screenshot written to {screenshot}")
         return
     if headless or not has_display():
-        game = rep.play()
+        game = play_replay(rep)
         for e in game.log:
             print(f"[turn {e.turn} {e.step}] {e.text}")
         print_result(game)
         if screenshot:
             save_screenshot(game, screenshot)
+            print(f"Screenshot written to {screenshot}")
         return
     from skirmish.ui.app import run_replay
 
     run_replay(rep, screenshot=screenshot)
+
+
+def play_replay(rep, record_log: bool = True):
+    """Re-apply a replay's actions; a table too small for its troupes names the replay's scenario."""
+    try:
+        return rep.play(record_log=record_log)
+    except DataError:
+        raise
+    except ValueError as exc:
+        if "deployment zone" not in str(exc):
+            raise
+        raise DataError([Problem(rep.name, "scenario.deployment", str(exc))]) from None

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -29,25 +31,34 @@ M = TypeVar("M", bound=BaseModel)
 Kind = Literal["troupe", "scenario"]
 
 
-def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
-    """The file's text, or `DataError` if it is missing, too large or not UTF-8 text."""
+def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files") -> str:
+    """The file's text, or `DataError` if it is missing, a directory, too large or not UTF-8 text.
+
+    Pipes and FIFOs (`<(cat file)`, `/dev/stdin`) are read too: their size is unknown up front, so
+    at most `limit + 1` bytes are read and a longer stream is refused. A leading UTF-8 byte-order
+    mark (Windows editors add one) is dropped, since TOML and JSON parsers reject it.
+    """
     name = str(path)
     try:
-        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+                raise DataError(
+                    [Problem(name, "", f"is {st.st_size:,} bytes; {what} are at most {limit:,} bytes")]
+                )
+            raw = fh.read(limit + 1)
+    except IsADirectoryError:
+        raise DataError([Problem(name, "", "is a directory, not a file")]) from None
     except OSError as exc:
         raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
-    if not path.is_file():
-        raise DataError([Problem(name, "", "is not a file")])
-    if size > limit:
-        raise DataError([Problem(name, "", f"is {size:,} bytes; data files are at most {limit:,} bytes")])
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
+    if len(raw) > limit:
+        raise DataError(
+            [Problem(name, "", f"is more than {limit:,} bytes; {what} are at most {limit:,} bytes")]
+        )
     if b"\x00" in raw:
         raise DataError([Problem(name, "", "is binary, not a text file")])
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         raise DataError([Problem(name, "", f"is not UTF-8 text (byte {exc.start})")]) from None
 

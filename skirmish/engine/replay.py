@@ -8,8 +8,10 @@ written atomically (temporary file, then rename) so a crash never leaves half a 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,11 @@ from skirmish.engine.game import Game
 FORMAT = "skirmish-replay"
 VERSION = 1
 MAX_REPLAY_BYTES = 64_000_000
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """An action's repr cut to a readable length (a 200,000-point path must not fill the terminal)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass
@@ -61,7 +68,7 @@ class Replay:
                 game.apply(action)
             except IllegalAction as exc:
                 raise DataError(
-                    [Problem(self.name, f"actions[{i}]", f"{action!r} is illegal: {exc}")]
+                    [Problem(self.name, f"actions[{i}]", f"{_short(repr(action))} is illegal: {exc}")]
                 ) from None
         return game
 
@@ -87,14 +94,51 @@ def dumps(game: Game) -> str:
     return json.dumps(replay_of(game), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write via a temporary file in the same folder and an atomic rename."""
+def _umask() -> int:
+    """The process umask, read without changing it where Linux allows (`os.umask` sets it to read it)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write a whole file so a crash never leaves half of it: a temporary file in the same folder, then
+    an atomic rename.
+
+    Only a regular file (or a new one) is replaced that way. A symlink is followed and its target
+    replaced, so the link survives; a device or FIFO (`/dev/null`, `/dev/full`, a named pipe) is
+    written in place, never swapped for a regular file, so its errors surface as `OSError`. A new
+    file gets the usual mode 0o666 & ~umask (mkstemp's 0o600 would hide saves from other users); a
+    replaced file keeps its mode.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     p = Path(path)
+    if p.is_symlink():
+        try:
+            p = p.resolve()
+        except RuntimeError:  # a symlink loop (Python 3.11 reports it this way)
+            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+    try:
+        st: os.stat_result | None = p.stat()
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(p, "wb") as fh:
+            fh.write(raw)
+        return
+    mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
     folder = p.parent if str(p.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), mode)
+            fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, p)
@@ -211,23 +255,17 @@ def parse_replay(data: Any, name: str) -> Replay:
 
 def load_replay(path: str | Path) -> Replay:
     """Read and check a replay or save file; `DataError` (exit 2 at the command line) if it is damaged."""
+    from skirmish.data.loader import read_text
+
     name = str(path)
-    p = Path(path)
+    text = read_text(Path(path), MAX_REPLAY_BYTES, what="replays")
+    return load_replay_text(text, name)
+
+
+def load_replay_text(text: str, name: str) -> Replay:
+    """A replay from its JSON text (already read, e.g. from a pipe); `DataError` naming the field."""
     try:
-        size = p.stat().st_size
-    except OSError as exc:
-        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
-    if size > MAX_REPLAY_BYTES:
-        raise DataError([Problem(name, "", f"is {size:,} bytes; replays are at most {MAX_REPLAY_BYTES:,}")])
-    try:
-        raw = p.read_bytes()
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
-    except UnicodeDecodeError:
-        raise DataError([Problem(name, "", "is not UTF-8 text (binary or damaged)")]) from None
-    try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise DataError(
             [
@@ -249,3 +287,27 @@ def verify(replay: Replay) -> tuple[bool, str]:
     game = replay.play(record_log=False)
     reached = game.hash()
     return (replay.final_hash is not None and reached == replay.final_hash), reached
+
+
+def verify_problems(replay: Replay) -> list[Problem]:
+    """Re-simulate a replay: no problems when it reaches its `final_hash`, else the one that stops it.
+
+    An illegal action is named by its index (`actions[i]`); a wrong or missing hash by `final_hash`;
+    a table whose deployment zones cannot hold the troupes by `scenario.deployment`.
+    """
+    try:
+        ok, reached = verify(replay)
+    except DataError as exc:
+        return list(exc.problems)
+    except ValueError as exc:  # auto_deploy: the troupes do not fit their zones
+        return [Problem(replay.name, "scenario.deployment", str(exc))]
+    if ok:
+        return []
+    if replay.final_hash is None:
+        why = f"is missing, so nothing can be checked (re-simulation reached {reached[:16]}…)"
+    else:
+        why = (
+            f"re-simulation reached {reached[:16]}…, not the recorded {replay.final_hash[:16]}… — "
+            "the replay does not reproduce"
+        )
+    return [Problem(replay.name, "final_hash", why)]
