@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import output_path, write_rendered
 
 
 def board(scenario_name: str, png: str, sight: bool = True) -> None:
@@ -13,14 +11,10 @@ def board(scenario_name: str, png: str, sight: bool = True) -> None:
 
     from skirmish.battlefield.sight import sight_evidence
     from skirmish.battlefield.table import Table
-    from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario
+    from skirmish.cli.play_cmds import load_scenario_arg
 
-    out = Path(png)
-    if out.suffix.lower() != ".png":
-        raise UsageProblem(f"--png: `{png}` must end in .png")
-    if not out.parent.exists():
-        raise UsageProblem(f"--png: folder `{out.parent}` does not exist")
-    scenario = find_scenario(scenario_name or DEFAULT_SCENARIO)
+    out = output_path(png, "--png", ".png")
+    scenario, _ = load_scenario_arg(scenario_name)
     xy = radii = labels = colours = lines = None
     if sight:
         import shapely
@@ -45,5 +39,7 @@ def board(scenario_name: str, png: str, sight: bool = True) -> None:
                 lines.append((seg[0], seg[1], ev.visible))
     from skirmish.ui.board_png import render_board
 
-    render_board(scenario, xy, radii, colours, labels, lines, path=str(out))
+    write_rendered(
+        out, "--png", lambda tmp: render_board(scenario, xy, radii, colours, labels, lines, path=tmp)
+    )
     print(f"{out}: {scenario.name} drawn")

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from skirmish.cli.errors import UsageProblem
-from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
+from skirmish.cli.errors import UsageProblem, output_path, write_rendered
+from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
 
 MAX_GAMES = 10_000_000
@@ -65,24 +65,29 @@ def _check_flags(
         problems.append(f"--batch {batch}: choose 1 to 10000 games per task")
     if bots not in POLICIES:
         problems.append(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    for i, arg in enumerate(troupes):
+        if not arg.strip():
+            problems.append(f"TROUPES: troupe {i + 1} is empty; give a name or a file")
+    if compare is not None and not compare.strip():
+        problems.append("--compare: the troupe is empty; give a name or a file")
+    suffixes = {"--plot": ".png"}
     for flag, out in outputs.items():
         if out is None:
             continue
-        parent = Path(out).resolve().parent
-        if flag == "--save-replays":
-            parent = Path(out).resolve().parent if not Path(out).is_dir() else Path(out)
-        if not parent.is_dir():
-            problems.append(f"{flag} {out}: folder {parent} does not exist")
+        try:
+            output_path(out, flag, suffixes.get(flag), folder=flag == "--save-replays")
+        except UsageProblem as exc:
+            problems.extend(exc.lines)
     if problems:
         raise UsageProblem(*problems)
 
 
 def _load(scenario_arg: str | None, troupe_args: list[str], turns: int | None, option_args: list[str]):
     """Scenario, troupes and options, checked exactly as `skirmish play` checks them."""
-    from skirmish.cli.play_cmds import parse_options
+    from skirmish.cli.play_cmds import load_scenario_arg, parse_options
     from skirmish.data.building import building_problems
 
-    scenario = find_scenario(scenario_arg or DEFAULT_SCENARIO)
+    scenario, source = load_scenario_arg(scenario_arg, "--scenario")
     if len(scenario.sides) != 2:
         raise UsageProblem(
             f"--scenario {scenario.name}: troupe testing needs a two-sided scenario; "
@@ -105,7 +110,21 @@ def _load(scenario_arg: str | None, troupe_args: list[str], turns: int | None, o
     if problems:
         raise DataError(problems)
     options = parse_options(option_args, scenario.options)
-    return scenario, troupes, options
+    return scenario, troupes, options, source
+
+
+def _check_deployment(
+    scenario: Any, source: str, troupes: list[Any], pairs: list[tuple[int, int]], options: Any
+) -> None:
+    """Each troupe of a matchup must fit the deployment zones it will use (sides swap every other game).
+
+    Checked once here, so a zone too small is one line naming the scenario, not a crash in a worker.
+    """
+    from skirmish.cli.play_cmds import new_game
+
+    for i, j in pairs:
+        for first, second in ((i, j), (j, i)):
+            new_game(scenario, [troupes[first], troupes[second]], source, seed=0, options=options)
 
 
 def _parse_workers(arg: str | None) -> int | None:
@@ -140,13 +159,27 @@ CSV_COLUMNS = [
 ]
 
 
+def _open_csv(path: str) -> IO[str]:
+    try:
+        return open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+    except OSError as exc:
+        raise UsageProblem(f"--csv {path}: cannot write the file ({exc.strerror or exc})") from None
+
+
 class _CsvSink:
     """Writes one row per game as results arrive (in index order): nothing is kept in memory."""
 
-    def __init__(self, fh: IO[str], plan: Any) -> None:
+    def __init__(self, fh: IO[str], plan: Any, path: str) -> None:
         self.plan = plan
+        self.path = path
         self.writer = csv.writer(fh)
-        self.writer.writerow(CSV_COLUMNS)
+        self._write(CSV_COLUMNS)
+
+    def _write(self, row: list[Any]) -> None:
+        try:
+            self.writer.writerow(row)
+        except OSError as exc:
+            raise UsageProblem(f"--csv {self.path}: cannot write the file ({exc.strerror or exc})") from None
 
     def __call__(self, r: Any) -> None:
         from skirmish.sim.run import outcome_name
@@ -154,7 +187,7 @@ class _CsvSink:
         m = self.plan.matchups[r.matchup]
         side0, side1 = (m.a_arg, m.b_arg) if r.a_side == 0 else (m.b_arg, m.a_arg)
         winner = outcome_name(r.outcome)
-        self.writer.writerow(
+        self._write(
             [
                 m.a_arg,
                 m.b_arg,
@@ -268,7 +301,7 @@ def run_test_troupes(
         except ImportError:
             raise UsageProblem("--plot: matplotlib is not installed (pip install 'skirmish[plot]')") from None
     args = list(troupes) + ([compare] if compare is not None else [])
-    scenario, loaded, options = _load(scenario_arg, args, turns, option_args)
+    scenario, loaded, options, source = _load(scenario_arg, args, turns, option_args)
 
     from itertools import combinations
 
@@ -282,9 +315,15 @@ def run_test_troupes(
         pairs = [(0, 1), (2, 1)]
     else:
         pairs = [(0, 1)]
+    _check_deployment(scenario, source, loaded, pairs, options)
     matchups = tuple(Matchup(loaded[i], loaded[j], args[i], args[j]) for i, j in pairs)
     if save_replays is not None:
-        Path(save_replays).mkdir(exist_ok=True)
+        try:
+            Path(save_replays).mkdir(exist_ok=True)
+        except OSError as exc:
+            raise UsageProblem(
+                f"--save-replays {save_replays}: cannot make the folder ({exc.strerror or exc})"
+            ) from None
     plan = Plan(
         scenario,
         matchups,
@@ -299,9 +338,9 @@ def run_test_troupes(
     n_workers = workers if workers is not None else default_workers()
     size = batch if batch is not None else default_batch_size(games)
     label = "Round robin" if round_robin else f"{loaded[0].title} v {loaded[1].title}"
-    csv_fh = open(csv_out, "w", newline="", encoding="utf-8") if csv_out else None  # noqa: SIM115
+    csv_fh = _open_csv(csv_out) if csv_out else None
     try:
-        sink = _CsvSink(csv_fh, plan) if csv_fh is not None else None
+        sink = _CsvSink(csv_fh, plan, csv_out or "") if csv_fh is not None else None
         with make_executor(executor, n_workers, scheduler) as ex, _Bar(games, label) as bar:
             result = run(
                 plan,
@@ -318,7 +357,13 @@ def run_test_troupes(
         raise UsageProblem(str(exc)) from None
     finally:
         if csv_fh is not None:
-            csv_fh.close()
+            try:
+                csv_fh.close()
+            except OSError as exc:
+                # Buffered rows that cannot be flushed (a full disk): bad output path, not a crash.
+                raise UsageProblem(
+                    f"--csv {csv_out}: cannot write the file ({exc.strerror or exc})"
+                ) from None
     meta = {
         "scenario": scenario.name,
         "seed": seed,
@@ -533,6 +578,11 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
 def _plot(
     result: Any, report: dict[str, Any], path: str, round_robin: bool, loaded: list[Any], args: list[str]
 ) -> None:
+    """The run's figure as a PNG at `path` (drawn to a scratch file, so the output is always PNG)."""
+    write_rendered(path, "--plot", lambda tmp: _draw(result, report, tmp, round_robin, loaded))
+
+
+def _draw(result: Any, report: dict[str, Any], path: str, round_robin: bool, loaded: list[Any]) -> None:
     from skirmish.sim.plots import plot_matrix, plot_run
 
     if round_robin:
