@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import UsageProblem, output_path
 
 if TYPE_CHECKING:
     from skirmish.data.scenario import Scenario
@@ -47,23 +47,84 @@ def campaign(
         raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
     if seed is not None and seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
-    path = Path(file or default_save_path())
-    if not path.resolve().parent.is_dir():
-        raise UsageProblem(f"--file {path}: folder {path.resolve().parent} does not exist")
-    if replay_out is not None and not Path(replay_out).resolve().parent.is_dir():
-        raise UsageProblem(
-            f"--replay {replay_out}: folder {Path(replay_out).resolve().parent} does not exist"
-        )
+    if not campaign_name.strip():
+        raise UsageProblem("--campaign: the name is empty; give a campaign name or file")
+    path_arg = file if file is not None else default_save_path()
+    if action == "status":
+        if not path_arg.strip():
+            raise UsageProblem("--file: the path is empty; give a file name")
+        path = Path(path_arg)
+        if path.is_dir():
+            raise UsageProblem(f"--file {path}: is a directory; give a file name")
+    else:  # play and reset write the save
+        path = output_path(path_arg, "--file")
+    if replay_out is not None:
+        output_path(replay_out, "--replay")
+    _check_campaign_kind(campaign_name)
     camp = cp.load_campaign(campaign_name)
     if action == "reset":
-        cp.write_save(path, cp.new_save(camp))
+        _write_save(path, cp.new_save(camp))
         print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
         return
+    _check_save_kind(path)
     save = cp.load_save(path, camp)
     if action == "status":
         print_status(camp, save, path)
         return
     play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out)
+
+
+def _check_campaign_kind(name_or_path: str) -> None:
+    """A file given as `--campaign` that is not a campaign (a scenario, a troupe) is one line, not a
+    list of every key the campaign format lacks."""
+    from skirmish.data.errors import DataError, Problem
+    from skirmish.data.loader import parse_toml, read_text
+    from skirmish.engine import campaign as cp
+
+    p = cp.campaign_path(name_or_path)
+    if not p.exists():
+        return  # load_campaign names the missing file or the unknown name
+    name = str(p)
+    data = parse_toml(read_text(p), name)
+    if "chapters" not in data:
+        kind = "a troupe" if "models" in data else "a scenario" if "sides" in data or "board" in data else ""
+        what = f" (it looks like {kind} file)" if kind else ""
+        raise DataError([Problem(name, "", f"is not a campaign file: it has no `chapters`{what}")])
+
+
+def _check_save_kind(path: Path) -> None:
+    """A `--file` that holds something else (a replay, a troupe) is one line naming its format."""
+    import json
+
+    from skirmish.data.errors import DataError, Problem
+    from skirmish.data.loader import read_text
+    from skirmish.engine.campaign import SAVE_FORMAT
+
+    if not path.exists():
+        return
+    name = str(path)
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise DataError(
+            [Problem(name, "", f"is not a campaign save (a JSON object with format {SAVE_FORMAT!r})")]
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        extra = f", not {found!r}" if isinstance(found, str) else ""
+        raise DataError(
+            [Problem(name, "format", f"is not a campaign save (format should be {SAVE_FORMAT!r}{extra})")]
+        )
+
+
+def _write_save(path: Path, save: CampaignSave) -> None:
+    from skirmish.engine import campaign as cp
+
+    try:
+        cp.write_save(path, save)
+    except OSError as exc:
+        raise UsageProblem(f"--file {path}: cannot write the save ({exc.strerror or exc})") from None
 
 
 def print_status(camp: Campaign, save: CampaignSave, path: Path) -> None:
@@ -132,7 +193,7 @@ def play(
             return
     won, reason, turns = result
     new = cp.record(camp, save, won=won, seed=game_seed, reason=reason, turns=turns)
-    cp.write_save(path, new)
+    _write_save(path, new)
     if won and cp.is_complete(camp, new):
         print(f"Chapter {number} won. The campaign is complete!")
     elif won:
@@ -152,18 +213,16 @@ def _play_headless(
     scenario: Scenario, troupes: list[Troupe], seed: int, policy: str, replay_out: str | None
 ) -> tuple[bool, str, int]:
     from skirmish.bots.runner import play_out, seat_bots
-    from skirmish.cli.play_cmds import print_result
+    from skirmish.cli.play_cmds import new_game, print_result, save_replay
     from skirmish.engine import campaign as cp
-    from skirmish.engine.game import Game
-    from skirmish.engine.replay import save_game
 
     hero = cp.hero_side(scenario)
     policies = [policy if i == hero else (side.bot or "heuristic") for i, side in enumerate(scenario.sides)]
-    game = Game(scenario, troupes, seed=seed, bots=policies)
+    game = new_game(scenario, troupes, f"campaign scenario `{scenario.name}`", seed=seed, bots=policies)
     play_out(game, seat_bots(game, policies))
     print_result(game)
     if replay_out:
-        save_game(game, replay_out)
+        save_replay(game, replay_out, "--replay")
         print(f"Replay written to {replay_out}")
     return cp.heroes_won(scenario, game.state.winning_team), game.state.result_reason, game.turn
 
