@@ -293,17 +293,45 @@ def campaign_cmd(
 
 
 def _bots_flag(argv: list[str]) -> list[str]:
-    """`--bots` may stand alone (meaning heuristic): give it its default value before parsing."""
-    from skirmish.cli.play_cmds import POLICIES
+    """`--bots` may stand alone (meaning heuristic): give it its default value before parsing.
 
+    The next argument is the policy unless it starts with `-` or is clearly a positional argument:
+    an existing file, a shipped scenario name, and for `test-troupes` a shipped troupe name, for
+    `campaign` an action. So `--bots nonsense` is reported as an unknown policy, and
+    `--bots open_battle` still means the heuristic bot on that scenario.
+    """
     if not argv or argv[0] not in ("play", "test-troupes", "campaign"):
         return argv
     out: list[str] = []
     for i, arg in enumerate(argv):
         out.append(arg)
-        if arg == "--bots" and (i + 1 >= len(argv) or argv[i + 1] not in POLICIES):
+        if arg == "--bots" and (i + 1 >= len(argv) or _positional(argv[0], argv[i + 1])):
             out.append("heuristic")
     return out
+
+
+def _positional(command: str, arg: str) -> bool:
+    """Whether `arg`, just after a bare `--bots`, is not a policy but the command's next argument."""
+    import os
+
+    from skirmish.cli.play_cmds import POLICIES
+
+    if arg in POLICIES:
+        return False
+    if arg.startswith("-"):
+        return True
+    if arg and os.path.exists(arg):
+        return True
+    if command == "campaign":
+        from skirmish.cli.campaign_cmd import ACTIONS
+
+        return arg in ACTIONS
+    from skirmish.data.catalogue import shipped
+
+    names = {p.stem for p in shipped("scenarios")}
+    if command == "test-troupes":
+        names |= {p.stem for p in shipped("troupes")}
+    return arg in names
 
 
 def _click_error(exc: Exception) -> None:
@@ -338,8 +366,59 @@ def _run(argv: list[str]) -> None:
         _click_error(exc)
 
 
+def _quiet_stdout() -> None:
+    """The reader of our stdout has gone (`skirmish list troupes | head -1`): send what is left nowhere,
+    so Python's own flush at exit does not complain either."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _stdout_identity() -> tuple[int, int] | None:
+    """Which file stdout is (device, inode): rich re-points it at /dev/null when the pipe breaks."""
+    import os
+
+    try:
+        st = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st.st_dev, st.st_ino
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line."""
+    """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line.
+
+    A closed stdout (a pager or `head` that stopped reading) is a normal end: exit 0, no message.
+    """
+    before = _stdout_identity()
+    try:
+        _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        raise SystemExit(0) from None
+    except SystemExit as exc:
+        if exc.code == 1 and (
+            type(sys.stdout).__name__ == "PacifyFlushWrapper" or _stdout_identity() != before
+        ):
+            # EPIPE met by typer (it swaps in click's pacifying wrapper) or by rich (it points stdout
+            # at /dev/null); both then exit 1, but a reader that stopped reading is no error here.
+            _quiet_stdout()
+            raise SystemExit(0) from None
+        if exc.code in (0, None):
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _quiet_stdout()
+        raise
+
+
+def _main(argv: list[str] | None) -> None:
     from skirmish.data.errors import DataError
 
     try:
@@ -350,7 +429,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(*(str(p) for p in exc.problems), code=2)
     except KeyboardInterrupt:
         fail("interrupted", code=130)
-    except SystemExit:
+    except (SystemExit, BrokenPipeError):
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: an internal error is one line, exit 1
         fail(f"internal error: {type(exc).__name__}: {exc}", code=1)
