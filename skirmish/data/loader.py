@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import stat
 import tomllib
@@ -91,6 +92,8 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
             msg = "unknown key (not part of the format)"
         elif err["type"] == "missing":
             msg = "required field is missing"
+        elif isinstance(err.get("input"), float) and not math.isfinite(err["input"]):
+            msg = f"must be a finite number, not {err['input']}"
         problems.append(Problem(name, field_path(tuple(err["loc"])) or "(top level)", msg))
     return problems
 
