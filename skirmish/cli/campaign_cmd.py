@@ -56,6 +56,8 @@ def campaign(
         path = Path(path_arg)
         if path.is_dir():
             raise UsageProblem(f"--file {path}: is a directory; give a file name")
+        if not path.resolve().parent.is_dir():
+            raise UsageProblem(f"--file {path}: folder {path.resolve().parent} does not exist")
     else:  # play and reset write the save
         path = output_path(path_arg, "--file")
     if replay_out is not None:
@@ -107,11 +109,9 @@ def _check_save_kind(path: Path) -> None:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise DataError(
-            [Problem(name, "", f"is not a campaign save (a JSON object with format {SAVE_FORMAT!r})")]
-        ) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        found = data.get("format") if isinstance(data, dict) else None
+        return  # load_save says what is wrong with the JSON itself
+    if isinstance(data, dict) and data.get("format") != SAVE_FORMAT:
+        found = data.get("format")
         extra = f", not {found!r}" if isinstance(found, str) else ""
         raise DataError(
             [Problem(name, "format", f"is not a campaign save (format should be {SAVE_FORMAT!r}{extra})")]
