@@ -454,6 +454,9 @@ def test_a_huge_illegal_action_prints_a_short_line(
         (["test-troupes", "avatar_roku", "avatar_kyoshi", "--csv", ""], "--csv"),
         (["campaign", "play", "--headless", "--file", ""], "--file"),
         (["validate", ""], "empty"),
+        (["troupe", "cost", ""], "FILE"),
+        (["odds", "table", "", "team_avatar"], "A"),
+        (["test-troupes", "avatar_roku", "avatar_kyoshi", "--scenario", ""], "--scenario"),
     ],
 )
 def test_empty_paths_exit_2_naming_the_flag(

@@ -122,3 +122,10 @@ def write_rendered(path: str | Path, flag: str, render: Callable[[str], None]) -
         render(tmp)
         data = Path(tmp).read_bytes()
     write_output(path, flag, data)
+
+
+def nonempty(value: str, flag: str, what: str = "name or file") -> str:
+    """An empty name-or-path argument would resolve to the current folder: refuse it, naming `flag`."""
+    if not value.strip():
+        raise UsageProblem(f"{flag}: the argument is empty; give a {what}")
+    return value

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from skirmish.cli.errors import UsageProblem, output_path, write_rendered
+from skirmish.cli.errors import UsageProblem, nonempty, output_path, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
 
@@ -620,7 +620,8 @@ def odds_table(a_arg: str, b_arg: str, json_out: bool) -> None:
 
     problems: list[Problem] = []
     loaded = []
-    for arg in (a_arg, b_arg):
+    for flag, arg in (("A", a_arg), ("B", b_arg)):
+        nonempty(arg, flag, "troupe name or file")
         try:
             loaded.append(find_troupe(arg))
         except DataError as exc:

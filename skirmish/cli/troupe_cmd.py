@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import UsageProblem, nonempty
 
 
 def cost(
@@ -25,7 +25,9 @@ def cost(
 
     if points_limit is not None and points_limit < 0:
         raise UsageProblem(f"--points-limit: must be 0 or more, not {points_limit}")
-    path = resolve("troupes", file)
+    path = resolve("troupes", nonempty(file, "FILE", "troupe name or file"))
+    if scenario is not None:
+        nonempty(scenario, "--scenario", "scenario name or file")
     troupe = load_troupe(path)
     limit = points_limit if points_limit is not None else 0
     if points_limit is None and scenario is not None:
