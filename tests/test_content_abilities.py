@@ -25,6 +25,7 @@ EFFECTS: dict[str, tuple[set[str], set[str]]] = {
     "reaction_reflect": (set(), set()),
     "buff": ({"stat", "amount"}, {"stat", "amount"}),
     "redirect": (set(), set()),
+    "limp": ({"turns"}, {"turns"}),
 }
 REACTIONS = {"reaction_block", "reaction_deflect", "reaction_reflect", "redirect"}
 BUFFABLE = {"move", "ranged", "dodge", "combat", "perception"}

@@ -97,6 +97,8 @@ class _Obstacles:
     _py: list[tuple[float, ...]] | None = None
     corner_cache: dict[int, np.ndarray] = field(default_factory=dict)
     """Legal path-finder corners per obstacle (base j, piece k as ~k), filled by `_corners`."""
+    flying: bool = False
+    """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
 
     @property
     def count(self) -> int:
@@ -181,6 +183,7 @@ def _obstacles(
         lim * lim,
         tlim,
         tlim * tlim,
+        flying=bool(flying and len(table.impassable_index)),
     )
 
 
@@ -517,6 +520,10 @@ def check_path(
     r = float(radii[mover])
     if _off_table(table, p, r).any():
         return PathProblem("R-M2", "the path leaves the table")
+    if flying and not table.clear_of_impassable(p[-1:], r)[0]:
+        return PathProblem(
+            "R-B4", "a flying model passes over impassable terrain but may not end its move on it"
+        )
     p0 = p[:-1] if len(p) > 1 else p
     p1 = p[1:] if len(p) > 1 else p
     obs = _obstacles(
@@ -577,10 +584,13 @@ def check_straight_moves(
     r = float(radii[mover])
     obs = _obstacles(table, mover, xy, radii, None, s[0], flying=flying, ignore=ignore, target=None)
     if len(e) <= STRAIGHT_SMALL:
-        return _straight_py(table, obs, s, e, np.asarray(enemy, dtype=bool)[obs.model], max_length)
+        ok_py = _straight_py(table, obs, s, e, np.asarray(enemy, dtype=bool)[obs.model], max_length)
+        return ok_py & table.clear_of_impassable(e, r) if flying else ok_py
     d = e - s
     ok = np.sqrt((d * d).sum(-1)) <= max_length + LENGTH_TOL
     ok &= np.isfinite(e).all(axis=1) & ~_off_table(table, e, r) & ~_off_table(table, s, r)
+    if flying:
+        ok &= table.clear_of_impassable(e, r)
     bad_b, bad_t = _violations(obs, s, e)
     ok &= ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
     en = np.asarray(enemy, dtype=bool)[obs.model]
@@ -760,7 +770,9 @@ def _astar(
             hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
             if hb or ht:
                 continue
-            if v == fin and not _legal_point_py(table, obs, x1, y1):
+            if v == fin and not (
+                _legal_point_py(table, obs, x1, y1) and _lands(table, obs, np.array([[x1, y1]]))[0]
+            ):
                 continue
             dx = x1 - x0
             dy = y1 - y0
@@ -810,6 +822,13 @@ def _legal_point_py(table: Table, obs: _Obstacles, x: float, y: float) -> bool:
     return not hb and not ht
 
 
+def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
+    """Per point: the mover may end there as far as terrain goes (only flyers need the check)."""
+    if not obs.flying:
+        return np.ones(len(pts), dtype=bool)
+    return table.clear_of_impassable(pts, obs.radius)
+
+
 def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
@@ -829,7 +848,7 @@ def _search(
         hit_b, hit_t = _seg_hits(
             obs, x0, y0, x1, y1, range(len(obs.centres)), range(len(obs.polys)), False, False
         )
-        if _legal_point_py(table, obs, x1, y1):
+        if _legal_point_py(table, obs, x1, y1) and _lands(table, obs, direct[None, :])[0]:
             if not hit_b and not hit_t:
                 return np.array([start, direct]) if dc > 1e-12 else start[None, :].copy()
             if dc > 1e-12:
@@ -841,9 +860,10 @@ def _search(
         ang = np.arange(RING) * (2 * math.pi / RING)
         ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
         ring = ring[_legal_points(table, obs, ring)]
+        ring = ring[_lands(table, obs, ring)]
     else:
         ring = np.empty((0, 2))
-        if not _legal_points(table, obs, centre[None, :])[0]:
+        if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
         path = _astar(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
@@ -944,7 +964,14 @@ def move_toward(
         path = None if rho is None else _search(table, obs, start, gl, rho)
     if path is None or budget <= 0:
         return None
-    path = truncate_path(path, budget)
+    cut = min(budget, path_length(path))
+    path = truncate_path(path, cut)
+    while obs.flying and not _lands(table, obs, path[-1:])[0]:
+        # A flyer's move may cross impassable terrain but not end on it: stop short of it.
+        cut -= 0.25
+        if cut <= 1e-9:
+            return None
+        path = truncate_path(path, cut)
     if path_length(path) <= 1e-9:
         return None
     return path
@@ -972,7 +999,7 @@ def charge_path(
     obs = _obstacles(table, mover, xy, radii, enemy, start, flying=flying, ignore=ignore, target=target)
     goal_r = float(radii[mover] + radii[target]) + APPROACH
     path = _search(table, obs, start, xy[target], goal_r)
-    if path is None:
+    if path is None or not _lands(table, obs, path[-1:])[0]:
         return None
     return path, path_length(path)
 

@@ -208,6 +208,19 @@ class Table:
 
     # -- per-step queries -------------------------------------------------------------------------
 
+    def clear_of_impassable(self, xy: np.ndarray, radius: float) -> np.ndarray:
+        """Per point: a base of `radius` there overlaps no impassable piece. Flyers pass over such
+        pieces but land only clear of them (R-B4 ruling)."""
+        pts = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(self.impassable_index) == 0 or len(pts) == 0:
+            return np.ones(len(pts), dtype=bool)
+        union = self.memo.get("impassable_union")
+        if union is None:
+            union = shapely.union_all(self.polygons[self.impassable_index])
+            shapely.prepare(union)
+            self.memo["impassable_union"] = union
+        return np.asarray(shapely.distance(union, shapely.points(pts)) >= radius - 1e-9, dtype=bool)
+
     def contains(self, xy: np.ndarray) -> np.ndarray:
         """(k, n) bool: piece i contains base centre j (boundary counts as inside)."""
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)

@@ -36,7 +36,7 @@ TIMING_STEP = {
 }
 """The step in which an ability of each timing is used (melee abilities just before the melee is fought)."""
 
-ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff"}
+ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff", "limp"}
 REACTIONS = {"reaction_block", "reaction_deflect", "reaction_reflect", "redirect"}
 WEAK_TO = {"fire": "water", "water": "fire", "earth": "air", "air": "earth"}
 
@@ -59,7 +59,7 @@ def _usable(game: Game, m: ModelState, a: Ability) -> bool:
         return False
     if not m.active or m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
         return False
-    if game.state.step == "shooting" and a.effect == "push":
+    if game.state.step == "shooting" and a.effect in ("push", "limp"):
         from skirmish.engine.shooting import can_fire
 
         return can_fire(game, m) and m.active
@@ -83,11 +83,16 @@ def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
             and t.hp < t.profile.hp
             and (t is m or game.distance(m, t) <= _range(a, 2.0))
         ]
-    if a.effect in ("push", "nullify_cover"):
+    if a.effect in ("push", "nullify_cover", "limp"):
+        # Aimed like a shot: a visible enemy, not one locked in melee unless the option allows (R-C6).
         return [
             t
             for t in s.models
-            if t.active and game.enemies(m, t) and game.sees(m, t) and game.distance(m, t) <= _range(a, 6.0)
+            if t.active
+            and game.enemies(m, t)
+            and game.sees(m, t)
+            and game.distance(m, t) <= _range(a, 6.0)
+            and (game.options.shoot_into_melee or not game.in_melee(t))
         ]
     if a.effect == "chi_block":
         return [
@@ -121,7 +126,7 @@ def candidates(game: Game, player: int) -> list[Action]:
         for a in abilities_of(m, game.armoury(m)):
             if not _usable(game, m, a):
                 continue
-            if a.effect in ("heal", "push", "nullify_cover", "chi_block"):
+            if a.effect in ("heal", "push", "nullify_cover", "chi_block", "limp"):
                 out.extend(UseAbility(m.id, a.name, target=t.id) for t in _targets(game, m, a))
             elif a.effect == "wall":
                 at = _wall_point(game, m, a)
@@ -205,7 +210,7 @@ def do_use(game: Game, action: UseAbility) -> None:
     if not _usable(game, m, a):
         raise IllegalAction("R-P4", f"{m.name} cannot use {a.title} now")
     target = None
-    if a.effect in ("heal", "push", "nullify_cover", "chi_block"):
+    if a.effect in ("heal", "push", "nullify_cover", "chi_block", "limp"):
         if action.target is None:
             raise IllegalAction("R-P4", f"{a.title} needs a target model")
         target = game.model(action.target, rule="R-P4")
@@ -230,8 +235,21 @@ def do_use(game: Game, action: UseAbility) -> None:
         game.emit("ability", f"{m.name} uses {a.title}: {target.name} regains {got} HP", ids)
     elif a.effect == "nullify_cover":
         assert target is not None
-        target.buffs["exposed"] = 1
-        game.emit("ability", f"{m.name} uses {a.title}: {target.name} counts as in the open this turn", ids)
+        target.buffs[f"exposed:{m.id}"] = 1
+        game.emit(
+            "ability",
+            f"{m.name} uses {a.title}: {target.name} counts as in the open to {m.name}'s shots this turn",
+            ids,
+        )
+    elif a.effect == "limp":
+        assert target is not None
+        if s.step == "shooting":
+            m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
+        turns = int(a.params.get("turns", 1))
+        target.limping = True
+        # Limping until the end of the target's next turn: cleared at the Move Phase after that.
+        s.extra.setdefault("limp_until", {})[target.id] = s.turn + turns
+        game.emit("ability", f"{m.name} uses {a.title}: {target.name} is Limping (half Move, −2 Dodge)", ids)
     elif a.effect == "chi_block":
         assert target is not None
         target.chi_blocked = 1
@@ -269,6 +287,23 @@ def do_use(game: Game, action: UseAbility) -> None:
         assert target is not None
         if s.step == "shooting":
             m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
+        if target.taking_cover:
+            from skirmish.engine.shooting import sees_hidden
+            from skirmish.rules.combat import perception_test
+
+            if not sees_hidden(game, m, target):
+                start = len(game.dice.history)
+                passed, roll = perception_test(game.dice, m.profile.perception)
+                verdict = "passes" if passed else "fails — the ability is spent"
+                game.emit(
+                    "perception",
+                    f"{m.name} tests Perception to use {a.title} on {target.name} (Taking Cover): "
+                    f"rolls {roll} vs {m.profile.perception}, {verdict}",
+                    ids,
+                    rolls_from=start,
+                )
+                if not passed:
+                    return
         direction = s.xy[target.index] - s.xy[m.index]
         if float(np.hypot(*direction)) < 1e-9:
             direction = np.array([0.0, 1.0])
@@ -300,12 +335,13 @@ def do_use(game: Game, action: UseAbility) -> None:
 
 # ----------------------------------------------------------------- reactions (R-X2)
 def _power(spec: ShotSpec) -> int:
-    return spec.damage + max(0, spec.bonus)
+    """An attack's power for Block (R-X2): its damage, as the ability texts define it."""
+    return spec.damage
 
 
 def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> list[Ability]:
     """Reactions `target` could pay for against this bending attack."""
-    from skirmish.engine.movement import flies
+    from skirmish.engine.movement import airborne
 
     if spec.element is None or not target.active:
         return []
@@ -322,7 +358,7 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
         if a.effect == "reaction_block":
             if _power(spec) > int(a.params.get("power", 1)):
                 continue
-            if flies(shooter) and not flies(target):
+            if airborne(shooter) and not airborne(target):
                 continue  # airborne attacks are blocked only by airborne defenders
         elif a.effect == "reaction_deflect":
             # The deflecting technique's own element decides its weakness (a waterbender's

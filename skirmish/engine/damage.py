@@ -50,6 +50,7 @@ def inflict(
         target.ko = True
         game.moved()  # who is in melee (and who may be targeted) has changed
         target.ko_turn = game.state.turn
+        target.ko_step = f"{game.state.turn}:{game.state.step}"
         if by is not None:
             game.state.extra.setdefault("ko_by", {})[target.id] = by.player
         text += f" — {target.name} is KO'd"

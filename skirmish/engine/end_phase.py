@@ -35,8 +35,15 @@ def can_advance(game: Game, m: ModelState) -> bool:
     )  # R-M4: a model Taking Cover does not move until the next Move Phase
 
 
+def distraction_cost(game: Game, m: ModelState) -> int | None:
+    """AP cost of the model's Combat Distraction ability, or None if it has none (R-E2, R-P4)."""
+    costs = [a.ap_cost for a in abilities_of(m, game.armoury(m)) if a.effect == "distraction"]
+    return min(costs) if costs else None
+
+
 def has_distraction(game: Game, m: ModelState) -> bool:
-    return any(a.effect == "distraction" for a in abilities_of(m, game.armoury(m)))
+    cost = distraction_cost(game, m)
+    return cost is not None and cost <= m.ap
 
 
 def can_disengage(game: Game, m: ModelState) -> bool:
@@ -201,8 +208,11 @@ def _min_segment_distance(path: np.ndarray, c: np.ndarray) -> float:
 
 def do_disengage(game: Game, action: Disengage) -> None:
     m = _own(game, action.model, "R-E2")
-    if not has_distraction(game, m):
+    cost = distraction_cost(game, m)
+    if cost is None:
         raise IllegalAction("R-E2", f"{m.name} does not have Combat Distraction")
+    if cost > m.ap:
+        raise IllegalAction("R-P4", f"Combat Distraction costs {cost} AP; {m.name} has {m.ap}")
     foes = _foes(game, m)
     if not foes:
         raise IllegalAction("R-E2", f"{m.name} is not in melee")
@@ -216,6 +226,7 @@ def do_disengage(game: Game, action: Disengage) -> None:
         raise IllegalAction(*problem)
     place(game, m, path)
     m.advanced = True
+    m.ap -= cost
     game.emit(
         "disengage",
         f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
@@ -239,8 +250,13 @@ def tally(game: Game) -> None:
         holders = [m for m in s.models if m.active and shapely.contains_xy(poly, *s.xy[m.index])]
         teams = {game.team(m) for m in holders}
         if len(teams) == 1 and zone.points:
-            for p in sorted({m.player for m in holders}):
-                points[p] += zone.points
+            # One zone scores once for the side holding it: to the allied player with the most
+            # models in it (the lowest seat on a tie), so allies do not multiply a zone's worth.
+            counts: dict[int, int] = {}
+            for m in holders:
+                counts[m.player] = counts.get(m.player, 0) + 1
+            holder = min(counts, key=lambda p: (-counts[p], p))
+            points[holder] += zone.points
     extra = game.rules.extra_points()
     for p, v in enumerate(extra):
         points[p] += v

@@ -92,7 +92,7 @@ class Game:
         self._geo_version = -1
         self._sight_version = -1
         self._sight: np.ndarray | None = None
-        self._sight_base: tuple[Table, np.ndarray, np.ndarray] | None = None
+        self._sight_base: tuple[Table, np.ndarray, np.ndarray, bytes] | None = None
         self.state = self._build_state(bots)
         self.rules = scenario_rules.for_scenario(self)
         deploy.auto_deploy(self)
@@ -235,12 +235,15 @@ class Game:
     def sight(self) -> np.ndarray:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
         if self._sight_version != self._version or self._sight is None:
-            xy, radii = self.state.xy, self.state.radii
+            # Only models on the table see or (with models_block_sight) block; removed ones are gone.
+            models = self.state.models
+            on = np.fromiter((m.on_table for m in models), dtype=bool, count=len(models))
+            xy, radii = self.state.xy[on], self.state.radii[on]
             base = self._sight_base
-            if base is not None and base[0] is self.table and base[1].shape == xy.shape:
+            if base is not None and base[0] is self.table and base[3] == on.tobytes():
                 # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
                 moved = (base[1] != xy).any(axis=1)
-                vis = (
+                sub = (
                     base[2]
                     if not moved.any()
                     else np.asarray(
@@ -251,19 +254,19 @@ class Game:
                     )
                 )
             else:
-                vis = np.array(
+                sub = np.array(
                     sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
                     dtype=bool,
                 )
-            self._sight_base = (self.table, xy.copy(), vis)
-            vis = vis.copy()
+            self._sight_base = (self.table, xy.copy(), sub, on.tobytes())
+            vis = np.zeros((len(models), len(models)), dtype=bool)
+            vis[np.ix_(on, on)] = sub
             self._refresh_geo()
             for m in self.state.models:
                 sense = abilities.sense_range(self, m)
                 if sense > 0:
                     near = self._dist[m.index] <= sense
-                    vis[m.index] |= near
-                    vis[:, m.index] |= near
+                    vis[m.index] |= near  # the sensing model sees; it is not seen in return
             self._sight = vis
             self._sight_version = self._version
         return self._sight
@@ -521,6 +524,7 @@ class Game:
             "turns": s.turn,
             "winner": None if s.winner is None else s.players[s.winner].name,
             "winning_team": s.winning_team,
+            "winners": [p.name for p in s.players if s.winning_team is not None and p.team == s.winning_team],
             "reason": s.result_reason,
             "battle_points": {p.name: p.total_points for p in s.players},
             "battle_points_per_turn": {p.name: list(p.battle_points) for p in s.players},
@@ -578,6 +582,7 @@ _HANDLERS: dict[str, Callable[[Game, Any], None]] = {
 
 _BEGIN: dict[str, Callable[[Game], None]] = {
     "ap_roll": movement.begin_ap_roll,
+    "take_cover": movement.end_glides,
     "shooting": shooting.begin_shooting,
     "ranged_casualties": shooting.remove_casualties,
     "charges": charges.begin_charges,

@@ -23,8 +23,15 @@ DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k 
 def begin_ap_roll(game: Game) -> None:
     """Start of the Move Phase: clear last turn's flags, then each player rolls a D3 for AP (R-M1)."""
     s = game.state
+    from skirmish.engine.shooting import remove_casualties
+
+    remove_casualties(game)  # a model KO'd outside the removal steps (an End Phase effect) leaves now
+    limp_until = s.extra.get("limp_until", {})
     for m in s.models:
         m.taking_cover = False  # lasts only until the start of the next Move Phase (R-M4)
+        if m.limping and m.id in limp_until and s.turn > int(limp_until[m.id]):
+            m.limping = False
+            del limp_until[m.id]
         m.charged = m.charged_from_cover = m.charged_into_cover = False
         m.fired = m.moved = m.charge_declared = m.lost_hp_turn = False
         m.can_advance = m.advanced = m.fought = m.glide = False
@@ -47,6 +54,19 @@ def begin_ap_roll(game: Game) -> None:
         game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start)
 
 
+def end_glides(game: Game) -> None:
+    """Standard movement is over: gliders land ("flies for this move", R-B4), so cover counts again."""
+    landed = False
+    for m in game.state.models:
+        if m.glide:
+            m.glide = False
+            m.buffs.pop("move", None)
+            m.buffs["airborne"] = 1  # its attacks this turn still come from the air (R-X2)
+            landed = True
+    if landed:
+        game.moved()
+
+
 def move_budget(game: Game, m: ModelState) -> float:
     """Inches a model may move this phase: its Move, halved when Limping (R-P5), plus any glide bonus."""
     budget = m.profile.move / 2 if m.limping else m.profile.move
@@ -55,6 +75,11 @@ def move_budget(game: Game, m: ModelState) -> float:
 
 def flies(m: ModelState) -> bool:
     return m.profile.flying or m.glide
+
+
+def airborne(m: ModelState) -> bool:
+    """Ungrounded for R-X2: a flyer, or a model that glided this turn."""
+    return flies(m) or bool(m.buffs.get("airborne"))
 
 
 def can_move(game: Game, m: ModelState) -> bool:

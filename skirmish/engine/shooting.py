@@ -63,16 +63,18 @@ def begin_shooting(game: Game) -> None:
         m.fired = False
 
 
-def effective_cover(game: Game, target: ModelState) -> int:
+def effective_cover(game: Game, target: ModelState, shooter: ModelState | None = None) -> int:
     """Cover rank that counts for a shot at `target`: none when its cover has been nullified."""
-    return 0 if target.buffs.get("exposed") else game.cover(target)
+    if shooter is not None and target.buffs.get(f"exposed:{shooter.id}"):
+        return 0
+    return game.cover(target)
 
 
 def shot_scores(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> tuple[Score, Score]:
     """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1)."""
     attack: list[Modifier] = []
     dodge: list[Modifier] = []
-    s_cover, t_cover = game.cover(shooter), effective_cover(game, target)
+    s_cover, t_cover = game.cover(shooter), effective_cover(game, target, shooter)
     if game.height(shooter) > game.height(target):
         attack.append(Modifier("higher ground", 1))
     if s_cover >= 2:
@@ -103,8 +105,10 @@ def shot_scores(game: Game, shooter: ModelState, target: ModelState, spec: ShotS
 
 
 def can_fire(game: Game, m: ModelState) -> bool:
-    """R-C2: a model KO'd this phase but not yet removed still fires (simultaneous fire)."""
+    """R-C2: a model KO'd in this shooting step but not yet removed still fires (simultaneous fire)."""
     if m.removed or m.fired:
+        return False
+    if m.ko and m.ko_step != f"{game.state.turn}:shooting":
         return False
     return game.options.shoot_into_melee or not game.in_melee(m)
 

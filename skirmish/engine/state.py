@@ -46,6 +46,7 @@ class ModelState:
     fought: bool = False
     glide: bool = False
     ko_turn: int = 0
+    ko_step: str = ""
     buffs: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -84,6 +85,7 @@ class ModelState:
             "fought": self.fought,
             "glide": self.glide,
             "ko_turn": self.ko_turn,
+            "ko_step": self.ko_step,
             "buffs": dict(sorted(self.buffs.items())),
         }
 
