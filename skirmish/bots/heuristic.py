@@ -290,8 +290,15 @@ class HeuristicBot:
                 self._best_range(game, f) >= game.distance(f, m) and game.sees(f, m) for f in foes
             )
             my_shots = any(self._best_range(game, m) >= game.distance(m, f) and game.sees(m, f) for f in foes)
+            # Taking Cover spends AP but not the free weapons: a shooter with a free weapon in range
+            # keeps shooting from behind its 3+ Wall Shield (R-M4).
+            free = max(
+                (sp.range for sp in shooting.shot_specs(game, m) if sp.ap_cost == 0 and not sp.ability),
+                default=0.0,
+            )
+            free_shots = any(free >= game.distance(m, f) and game.sees(m, f) for f in foes)
             charge_near = any(game.distance(m, f) <= m.profile.charge for f in foes)
-            if threatened and not my_shots and not charge_near:
+            if threatened and not charge_near and (free_shots or not my_shots):
                 return a
         return None
 
