@@ -30,7 +30,7 @@ def _setup() -> tuple:
 
 
 def _game(scenario, troupes, seed: int, policies: list[str], record_log: bool = False) -> Game:
-    game = Game(scenario, troupes, seed=seed, bots=policies, record_log=record_log)
+    game = Game(scenario, troupes, seed=seed, bots=policies, record_log=record_log, transactional=False)
     return play_out(game, seat_bots(game, policies))
 
 

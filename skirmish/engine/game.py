@@ -72,6 +72,7 @@ class Game:
         bots: Sequence[str | None] | None = None,
         dice: Dice | None = None,
         record_log: bool = True,
+        transactional: bool = True,
     ) -> None:
         if len(troupes) != len(scenario.sides):
             raise ValueError(
@@ -83,6 +84,10 @@ class Game:
         self.seed = seed
         self.dice = dice if dice is not None else Dice(seed)
         self.record_log = record_log
+        self.transactional = transactional
+        """With False, `apply` takes no snapshot: no undo, and a refused action may leave the game
+        half-changed (validation comes first, so in practice it does not), for callers that stop at
+        the first refusal anyway: replay verification and troupe testing."""
         self.base_table = Table.from_scenario(scenario)
         self.table = self.base_table
         self.log: list[Event] = []
@@ -331,6 +336,12 @@ class Game:
             )
             raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
         handler: Callable[[Game, Action], None] = _HANDLERS[kind]
+        if not self.transactional:
+            # Replays and batch runs abandon the game on any refusal, so they skip the snapshot.
+            handler(self, action)
+            self.history.append(action)
+            self._run_until_input()
+            return
         snap = self._snapshot()
         rolls_before = len(self.dice.history)
         try:

@@ -50,7 +50,7 @@ class Replay:
     result: dict[str, Any] = field(default_factory=dict)
     name: str = "<replay>"
 
-    def new_game(self, record_log: bool = True) -> Game:
+    def new_game(self, record_log: bool = True, transactional: bool = True) -> Game:
         return Game(
             self.scenario,
             self.troupes,
@@ -58,11 +58,14 @@ class Replay:
             options=self.options,
             bots=self.bots,
             record_log=record_log,
+            transactional=transactional,
         )
 
-    def play(self, record_log: bool = True, upto: int | None = None) -> Game:
-        """Re-apply the actions (the first `upto` of them); `DataError` naming the first illegal one."""
-        game = self.new_game(record_log)
+    def play(self, record_log: bool = True, upto: int | None = None, transactional: bool = True) -> Game:
+        """Re-apply the actions (the first `upto` of them); `DataError` naming the first illegal one.
+
+        `transactional=False` skips the per-action snapshots (no undo afterwards): for verification."""
+        game = self.new_game(record_log, transactional)
         for i, action in enumerate(self.actions[:upto]):
             try:
                 game.apply(action)
@@ -284,7 +287,7 @@ def load_replay_text(text: str, name: str) -> Replay:
 
 def verify(replay: Replay) -> tuple[bool, str]:
     """Re-simulate and compare with the recorded hash: (ok, the hash reached)."""
-    game = replay.play(record_log=False)
+    game = replay.play(record_log=False, transactional=False)
     reached = game.hash()
     return (replay.final_hash is not None and reached == replay.final_hash), reached
 

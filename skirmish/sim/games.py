@@ -186,6 +186,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
         options=plan.options,
         bots=policies,
         record_log=plan.replay_dir is not None,
+        transactional=False,
     )
     counters = _Counters(game)
     bots = seat_bots(game, policies)
