@@ -176,8 +176,18 @@ class HeuristicBot:
         return round(m.hp / max(unsaved, 1e-6), 0)
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
-        """Where in a scoring zone this model should stand: the three models nearest each zone hold
-        it, each heading for its own spot so they do not crowd one point and stop short."""
+        """Where in a scoring zone this model should stand: the three toughest models (nearest
+        first among equals) hold each zone, each heading for its own spot so they do not crowd one
+        point and stop short. Memoised per game state (the number of actions taken)."""
+        key = (id(game), len(game.history), game.state.xy.tobytes(), m.id)
+        memo = self.__dict__.setdefault("_duty_memo", {})
+        if key not in memo:
+            if len(memo) > 256:
+                memo.clear()
+            memo[key] = self._zone_duty_now(game, m)
+        return memo[key]
+
+    def _zone_duty_now(self, game: Game, m: ModelState) -> np.ndarray | None:
         s = game.state
         mine = [x for x in game.player_models(m.player) if x.active]
         taken: set[str] = set()

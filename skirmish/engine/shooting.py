@@ -35,6 +35,16 @@ class ShotSpec:
 
 
 def shot_specs(game: Game, m: ModelState) -> list[ShotSpec]:
+    """The model's ranged weapons and ranged-attack abilities usable this turn (element rules apply)."""
+    cache = game.__dict__.setdefault("_shot_specs", {})
+    key = (m.id, game.state.turn)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _shot_specs(game, m)
+    return found
+
+
+def _shot_specs(game: Game, m: ModelState) -> list[ShotSpec]:
     specs = [
         ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
         for w in ranged_weapons(m, game.armoury(m))
