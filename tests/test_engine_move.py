@@ -210,7 +210,10 @@ def test_r_m4_taking_cover_model_does_not_charge_and_is_shot_through_a_wall_shie
         g.apply(Decline())
     assert rolls_since(g, start) == [1, 6, 1, 3]
     assert [r.purpose for r in g.dice.history[start + 3 :]] == ["cover"]
-    assert m(g, "p0.katara").hp == m(g, "p0.katara").profile.hp and "cover 3 (needs 3+)" in last_event(g, "save").text
+    assert (
+        m(g, "p0.katara").hp == m(g, "p0.katara").profile.hp
+        and "cover 3 (needs 3+)" in last_event(g, "save").text
+    )
     advance_to(g, "charges", 0)
     assert not any(isinstance(a, Charge) and a.model == "p0.katara" for a in g.legal_actions())
     assert_illegal(g, Charge("p0.katara", "p1.zuko"), "R-M4", "Taking Cover")
