@@ -99,6 +99,8 @@ class Game:
         self._sight: np.ndarray | None = None
         self._sight_base: tuple[Table, np.ndarray, np.ndarray, bytes] | None = None
         self.state = self._build_state(bots)
+        # Teams never change during a game: one lookup list instead of walking the players each time.
+        self._player_team = [p.team for p in self.state.players]
         self.rules = scenario_rules.for_scenario(self)
         deploy.auto_deploy(self)
         self._begin_step(DEPLOY.name)
@@ -146,16 +148,14 @@ class Game:
         return m
 
     def team(self, model: ModelState) -> int:
-        return self.state.players[model.player].team
+        return self._player_team[model.player]
 
     def enemies(self, a: ModelState, b: ModelState) -> bool:
-        return self.team(a) != self.team(b)
+        return self._player_team[a.player] != self._player_team[b.player]
 
     def enemy_mask(self, model: ModelState) -> np.ndarray:
-        t = self.team(model)
-        return np.fromiter(
-            (self.team(m) != t for m in self.state.models), dtype=bool, count=len(self.state.models)
-        )
+        """Which models are this model's enemies (a fresh array: callers may change it)."""
+        return self._enemy_matrix()[model.index].copy()
 
     def gone_mask(self) -> np.ndarray:
         """Models that no longer stand in anyone's way: KO'd or removed."""
