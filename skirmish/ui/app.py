@@ -146,16 +146,40 @@ def run_play(
         game = app.last_game
         if game is not None:
             if replay_out and game.history:
-                from skirmish.engine.replay import save_game
+                from skirmish.engine.replay import dumps
 
-                save_game(game, replay_out)
-                print(f"Replay written to {replay_out}")
+                _write_out(replay_out, "--replay", dumps(game))
             if screenshot:
-                from skirmish.ui.snapshot import save_game_png
-
-                save_game_png(game, screenshot)
-                print(f"Screenshot written to {screenshot}")
+                _save_png(game, screenshot)
         pygame.quit()
+
+
+def _write_out(path: str, flag: str, data: str | bytes) -> None:
+    """Write an output the command line asked for; a failure is bad input (exit 2), not a crash."""
+    from skirmish.data.errors import DataError, Problem
+    from skirmish.engine.replay import write_atomic
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise DataError([Problem(path, "", f"{flag}: cannot write the file ({why})")]) from None
+    print(f"{'Replay' if flag == '--replay' else 'Screenshot'} written to {path}")
+
+
+def _save_png(game: Game, path: str) -> None:
+    """Render the board to a private .png, then write those bytes to `path` (always a PNG)."""
+    import os
+    import tempfile
+
+    from skirmish.ui.snapshot import save_game_png
+
+    with tempfile.TemporaryDirectory(prefix="skirmish-shot-") as scratch:
+        tmp = os.path.join(scratch, "board.png")
+        save_game_png(game, tmp)
+        with open(tmp, "rb") as fh:
+            data = fh.read()
+    _write_out(path, "--screenshot", data)
 
 
 def run_replay(replay: Replay, *, screenshot: str | None) -> None:
@@ -169,9 +193,6 @@ def run_replay(replay: Replay, *, screenshot: str | None) -> None:
         app.run()
     finally:
         if screenshot:
-            from skirmish.ui.snapshot import save_game_png
-
             scene._show()
-            save_game_png(scene.view_game, screenshot)
-            print(f"Screenshot written to {screenshot}")
+            _save_png(scene.view_game, screenshot)
         pygame.quit()

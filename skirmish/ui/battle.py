@@ -494,7 +494,11 @@ class BattleScene(Scene):
         from skirmish.ui.snapshot import save_game_png
 
         path = f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"
-        save_game_png(self.game, path, self.app.size)
+        try:
+            save_game_png(self.game, path, self.app.size)
+        except (OSError, pygame.error) as exc:
+            self.say(f"Could not save the picture to {path}: {exc}", bad=True)
+            return
         self.say(f"Board picture saved to {path}")
 
     # ------------------------------------------------------------------ banner actions
