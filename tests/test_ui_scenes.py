@@ -367,3 +367,53 @@ def test_ui_replay_file_round_trip(tmp_path, default_setup, app):
     post_and_frame(app, key(pygame.K_HOME))
     assert scene.index == 0
     assert Path(path).exists()
+
+
+def text_input(t: str) -> pygame.event.Event:
+    return pygame.event.Event(pygame.TEXTINPUT, text=t)
+
+
+def test_ui_hotkey_letter_not_typed_into_its_box(app, default_setup):
+    """UX review 1: the L (or T) that opens a text box does not land in it; later letters do."""
+    scenario, troupes, options = default_setup
+    menu = MenuScene(app, scenario, troupes, options, seed=SEED)
+    app.push(menu)
+    app.frame()
+    post_and_frame(
+        app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l"), text_input("l")
+    )
+    assert menu.prompt is not None and menu.prompt.value == "skirmish-save.json"
+    post_and_frame(app, text_input("l"))
+    assert menu.prompt.value == "skirmish-save.jsonl"  # a letter typed afterwards is kept
+    post_and_frame(app, key(pygame.K_ESCAPE))
+    assert menu.prompt is None
+    # A box opened by a click keeps the first letter typed.
+    menu.load()
+    post_and_frame(app, text_input("l"))
+    assert menu.prompt.value.endswith("l")
+    menu.prompt = None
+
+    game = Game(
+        scenario.model_copy(update={"turns": 1}),
+        troupes,
+        seed=SEED,
+        options=options,
+        bots=["random", "random"],
+    )
+    play_out(game, seat_bots(game, ["random", "random"]))
+    rep = Replay(
+        scenario.model_copy(update={"turns": 1}),
+        troupes,
+        options,
+        SEED,
+        ["random", "random"],
+        list(game.history),
+        game.hash(),
+    )
+    scene = ReplayScene(app, rep)
+    app.push(scene)
+    post_and_frame(app, key(pygame.K_t), text_input("t"))
+    post_and_frame(app, text_input("1"))
+    assert scene.prompt is not None and scene.prompt.value == "1"
+    post_and_frame(app, key(pygame.K_RETURN))
+    assert scene.prompt is None and not scene.error

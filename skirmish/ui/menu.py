@@ -215,29 +215,10 @@ class MenuScene(Scene):
                 self.prompt = None
             return
         if event.type == pygame.KEYDOWN:
-            k = event.key
-            if self.show_help:
-                self.show_help = False
-            elif k == pygame.K_F1 or k == pygame.K_QUESTION:
-                self.show_help = True
-            elif k == pygame.K_UP:
-                self.cursor = (self.cursor - 1) % len(self.rows)
-            elif k in (pygame.K_DOWN, pygame.K_TAB):
-                self.cursor = (self.cursor + 1) % len(self.rows)
-            elif k == pygame.K_LEFT:
-                self.rows[self.cursor].change(-1)
-            elif k in (pygame.K_RIGHT, pygame.K_SPACE):
-                self.rows[self.cursor].change(1)
-            elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.start()
-            elif k == pygame.K_f:
-                self.custom_troupe()
-            elif k == pygame.K_l:
-                self.load()
-            elif k == pygame.K_w:
-                self.watch()
-            elif k in (pygame.K_ESCAPE, pygame.K_q):
-                self.app.quit()
+            before = self.prompt
+            self.key(event)
+            if self.prompt is not None and self.prompt is not before:
+                self.prompt.opened_by(event)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             if click_buttons(self.buttons, event.pos):
                 return
@@ -247,6 +228,32 @@ class MenuScene(Scene):
                         self.cursor = i
                         row.change(d)
                         return
+
+    def key(self, event: pygame.event.Event) -> None:
+        """One key press (a box opened here is told which key opened it, see `TextPrompt`)."""
+        k = event.key
+        if self.show_help:
+            self.show_help = False
+        elif k == pygame.K_F1 or k == pygame.K_QUESTION:
+            self.show_help = True
+        elif k == pygame.K_UP:
+            self.cursor = (self.cursor - 1) % len(self.rows)
+        elif k in (pygame.K_DOWN, pygame.K_TAB):
+            self.cursor = (self.cursor + 1) % len(self.rows)
+        elif k == pygame.K_LEFT:
+            self.rows[self.cursor].change(-1)
+        elif k in (pygame.K_RIGHT, pygame.K_SPACE):
+            self.rows[self.cursor].change(1)
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()
+        elif k == pygame.K_f:
+            self.custom_troupe()
+        elif k == pygame.K_l:
+            self.load()
+        elif k == pygame.K_w:
+            self.watch()
+        elif k in (pygame.K_ESCAPE, pygame.K_q):
+            self.app.quit()
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surf: pygame.Surface) -> None:

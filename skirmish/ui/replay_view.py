@@ -187,6 +187,7 @@ class ReplayScene(Scene):
                 self.rate = max(0, self.rate - 1)
             elif k == pygame.K_t:
                 self.prompt = TextPrompt("Jump to turn", "", self.jump)
+                self.prompt.opened_by(event)
             elif k == pygame.K_f:
                 self.view.fit(tuple(self.board_rect))
             elif k in (pygame.K_ESCAPE, pygame.K_q):

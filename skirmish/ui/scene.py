@@ -127,10 +127,21 @@ class TextPrompt:
         self.value = initial
         self.on_done = on_done
         self.active = True
+        self.swallow = ""
+        """The hotkey that opened the box: SDL sends its TEXTINPUT right after the KEYDOWN that
+        opened it, and that letter must not land in the box (UX review 1)."""
+
+    def opened_by(self, event: pygame.event.Event) -> None:
+        """Note the KEYDOWN that opened the box, so its own TEXTINPUT is dropped."""
+        char = getattr(event, "unicode", "") or pygame.key.name(event.key)
+        self.swallow = char if len(char) == 1 else ""
 
     def handle(self, event: pygame.event.Event) -> bool:
         """True when the event was consumed."""
         if event.type == pygame.TEXTINPUT:
+            swallow, self.swallow = self.swallow, ""
+            if swallow and event.text.lower() == swallow.lower():
+                return True
             self.value += event.text
             return True
         if event.type == pygame.KEYDOWN:
