@@ -417,3 +417,29 @@ def test_ui_hotkey_letter_not_typed_into_its_box(app, default_setup):
     assert scene.prompt is not None and scene.prompt.value == "1"
     post_and_frame(app, key(pygame.K_RETURN))
     assert scene.prompt is None and not scene.error
+
+
+def battle_after_deploy(app, default_setup) -> BattleScene:
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    game.apply(EndStep())
+    game.apply(EndStep())
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    app.frame()
+    return scene
+
+
+def test_ui_r_m2_click_on_model_is_selection_not_a_leg(app, default_setup):
+    """UX review 4: clicking a model off-centre in the Move step adds no 0.1" leg; a drag is one leg."""
+    scene = battle_after_deploy(app, default_setup)
+    s = scene.game.state
+    sokka = s.model("p0.sokka")
+    x0, y0 = (float(v) for v in s.xy[sokka.index])
+    off = screen_of(scene, x0 + 0.15, y0 + 0.1)
+    post_and_frame(app, down(off), motion((off[0] + 2, off[1])), up((off[0] + 2, off[1])))
+    assert scene.selected == "p0.sokka"
+    assert len(scene.path) < 2
+    target = screen_of(scene, x0 - 2.0, y0 + 2.0)
+    post_and_frame(app, down(off), motion(target), up(target))
+    assert len(scene.path) == 2 and scene.path[0] == (x0, y0)

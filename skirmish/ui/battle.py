@@ -64,6 +64,8 @@ SPEEDS = (("fast", 0.0), ("brisk", 0.15), ("watch", 0.5), ("slow", 1.2))
 
 SAVE_PATH = "skirmish-save.json"
 ANIM_SECONDS = 0.3
+CLICK_SLOP_PX = 6
+"""A press and release closer than this (pixels) is a click, not a drag."""
 
 
 @dataclass
@@ -829,6 +831,7 @@ class BattleScene(Scene):
         if self.human_turn() and sel is not None and self.path and self._near_path_end(pos):
             self.dragging, self.drag_kind = True, "leg"
             self.live = self.path[-1]
+            self.drag_start_px = pos
             return
         if m is not None:
             if m.id != self.selected:
@@ -879,12 +882,18 @@ class BattleScene(Scene):
             m = self.selected_model()
             if m is not None and self.live is not None:
                 moved = math.hypot(event.pos[0] - self.drag_start_px[0], event.pos[1] - self.drag_start_px[1])
-                if moved > 3:
+                if moved > CLICK_SLOP_PX:
                     self.apply(Deploy(m.id, _round_pt(self.view.to_board(*event.pos))))
             self.live = None
         elif kind == "leg":
             end = _round_pt(self.view.to_board(*event.pos))
-            if self.path and math.hypot(end[0] - self.path[-1][0], end[1] - self.path[-1][1]) > 0.05:
+            # A press and release a few pixels apart is a click (selection), never a 0.1" leg.
+            moved = math.hypot(event.pos[0] - self.drag_start_px[0], event.pos[1] - self.drag_start_px[1])
+            if (
+                self.path
+                and moved > CLICK_SLOP_PX
+                and math.hypot(end[0] - self.path[-1][0], end[1] - self.path[-1][1]) > 0.05
+            ):
                 self.path.append(end)
             if len(self.path) < 2:
                 self.clear_path()
