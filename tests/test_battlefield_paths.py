@@ -80,7 +80,7 @@ def independent_violation(
 
 def test_r_m2_straight_through_impassable_terrain_is_refused(table: Table) -> None:
     p = check_path(table, np.array([[23.5, 10], [23.5, 20]]), 0, XY[[0, 2]], R[:2], EN[[0, 2]], max_length=12)
-    assert p is not None and p.rule == "R-M2" and "standing_stone" in p.message
+    assert p is not None and p.rule == "R-M2" and "standing stone" in p.message
 
 
 def test_r_m2_shortest_path_goes_around_and_is_legal(table: Table) -> None:

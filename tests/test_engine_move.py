@@ -212,7 +212,7 @@ def test_r_m4_taking_cover_model_does_not_charge_and_is_shot_through_a_wall_shie
     assert [r.purpose for r in g.dice.history[start + 3 :]] == ["cover"]
     assert (
         m(g, "p0.katara").hp == m(g, "p0.katara").profile.hp
-        and "cover 3 (needs 3+)" in last_event(g, "save").text
+        and "cover save rolls 3, needs 3+: saved" in last_event(g, "save").text
     )
     advance_to(g, "charges", 0)
     assert not any(isinstance(a, Charge) and a.model == "p0.katara" for a in g.legal_actions())

@@ -532,7 +532,8 @@ def check_path(
     bad_b, bad_t = _violations(obs, p0, p1)
     if bad_t.any():
         j = int(np.flatnonzero(bad_t.any(axis=0))[0])
-        return PathProblem("R-M2", f"crosses impassable terrain `{table.names[obs.piece[j]]}`")
+        name = str(table.names[obs.piece[j]]).replace("_", " ")
+        return PathProblem("R-M2", f"crosses impassable terrain ({name})")
     if bad_b.any():
         j = int(np.flatnonzero(bad_b.any(axis=0))[0])
         m = int(obs.model[j])

@@ -199,10 +199,19 @@ def do_use(game: Game, action: UseAbility) -> None:
     if a.effect == "ranged_attack":
         raise IllegalAction("R-C1", f"{a.title} is a ranged attack: declare it with Shoot")
     if a.effect not in ACTIVE_EFFECTS:
-        raise IllegalAction("R-P4", f"{a.title} is not used on its own ({a.timing.value})")
+        how = {
+            "passive": "it is always in effect",
+            "reaction": "it is offered as a reaction when the model is attacked",
+            "distraction": "use Disengage in the End Phase",
+            "sense": "it is always in effect",
+        }.get(a.effect if a.effect in ("distraction", "sense") else a.timing.value, "it is not an action")
+        raise IllegalAction("R-P4", f"{a.title} is not used on its own: {how}")
     step = TIMING_STEP.get(a.timing.value)
     if step != s.step:
-        raise IllegalAction("R-P4", f"{a.title} is used in the {step} step, not now")
+        from skirmish.engine.phases import SPECS
+
+        when = SPECS[step].title if step in SPECS else a.timing.value
+        raise IllegalAction("R-P4", f"{a.title} is used in the {when} step, not now")
     if m.ap < a.ap_cost:
         raise IllegalAction("R-P4", f"{a.title} costs {a.ap_cost} AP; {m.name} has {m.ap}")
     if m.buffs.get(f"used:{a.name}"):

@@ -36,7 +36,13 @@ def inflict(
         taking_cover=target.taking_cover,
         shield_breaker=shield_breaker,
     )
-    saves = ", ".join(f"{r.name} {r.die} (needs {r.need}+)" for r in result.saves.rolls) or "no save"
+    saves = (
+        ", ".join(
+            f"{r.name} save rolls {r.die}, needs {r.need}+: {'saved' if r.success else 'failed'}"
+            for r in result.saves.rolls
+        )
+        or "no save allowed"
+    )
     if result.saves.saved:
         game.emit("save", f"{target.name} saves against {source}: {saves}", (target.id,), rolls_from=start)
         return result
