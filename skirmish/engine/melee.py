@@ -99,11 +99,11 @@ def resolve_melee(game: Game) -> None:
             scores[i] = scores[i].with_die(game.dice.d6(f"melee {s.models[i].name}"))
         group_pairs = [(a, b) for a, b in pairs if a in scores]
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
-        lines = [f"{s.models[i].name}: {scores[i].explain()}" for i in group]
+        lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group]
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
         game.emit(
             "melee",
-            "Melee — " + "; ".join(lines) + ". " + ", ".join(outcome),
+            "Melee — " + " | ".join(lines) + " → " + ", ".join(outcome),
             tuple(s.models[i].id for i in group),
             rolls_from=start,
         )
