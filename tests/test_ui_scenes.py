@@ -443,3 +443,33 @@ def test_ui_r_m2_click_on_model_is_selection_not_a_leg(app, default_setup):
     target = screen_of(scene, x0 - 2.0, y0 + 2.0)
     post_and_frame(app, down(off), motion(target), up(target))
     assert len(scene.path) == 2 and scene.path[0] == (x0, y0)
+
+
+def test_ui_model_labels_never_overlap(app, default_setup):
+    """UX review 2: at deployment (models packed together) no two labels overlap and none covers a
+    base; the hovered model is always named in full; numbered labels tell same-named models apart."""
+    from skirmish.ui.render import ModelMarks, draw_models, model_labels
+
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    s = game.state
+    for hovered in (None, "p0.sokka", "p1.fire_soldier_2"):
+        surf = pygame.Surface(app.size)
+        rects = draw_models(surf, scene.view, game, app.text, ModelMarks(hovered=hovered))
+        items = list(rects.items())
+        for i, (a, ra) in enumerate(items):
+            for b, rb in items[i + 1 :]:
+                assert not ra.colliderect(rb), (a, b)
+            for m in s.models:
+                cx, cy = scene.view.to_screen(*s.xy[m.index])
+                r = s.radii[m.index] * scene.view.scale
+                base = pygame.Rect(round(cx - r), round(cy - r), round(2 * r), round(2 * r))
+                if hovered is None:
+                    assert not ra.colliderect(base), (a, m.id)
+        if hovered is not None:
+            assert hovered in rects
+    labels = model_labels(game)
+    assert labels["p1.fire_soldier_2"][:2] == ("Fire Nation Soldier 2", "Soldier 2")
+    assert labels["p1.zuko"][1] == "Zuko"

@@ -229,9 +229,15 @@ def draw_zones(surf: pygame.Surface, view: BoardView, scenario: Scenario, text: 
         lab = text.render(
             f"{names[z.player or 0]} deployment", 15, theme.side_dark_colour(z.player or 0), bold=True
         )
-        cx = sum(p[0] for p in pts) / len(pts)
+        # In the zone's corner, not its centre: models deploy in the middle and would hide it.
+        left = min(p[0] for p in pts)
+        top = min(p[1] for p in pts)
+        bottom = max(p[1] for p in pts)
         cy = sum(p[1] for p in pts) / len(pts)
-        surf.blit(lab, (cx - lab.get_width() / 2, cy - lab.get_height() / 2))
+        ty = top + 5 if cy < y + h / 2 else bottom - lab.get_height() - 5
+        plate = pygame.Rect(round(left + 6), round(ty - 1), lab.get_width() + 8, lab.get_height() + 2)
+        pygame.draw.rect(surf, (236, 232, 214), plate, border_radius=3)
+        surf.blit(lab, (plate.x + 4, plate.y + 1))
     for z in scenario.scoring.zones:
         pts = _poly_px(view, np.asarray(z.polygon))
         dashed_polygon(surf, (120, 100, 0), pts, 3, 8)
@@ -346,6 +352,78 @@ class ModelMarks:
     pulse: float = 0.0
 
 
+TITLES = frozenset(
+    {
+        "prince",
+        "princess",
+        "general",
+        "admiral",
+        "commander",
+        "captain",
+        "colonel",
+        "uncle",
+        "avatar",
+        "master",
+        "lieutenant",
+        "chief",
+        "king",
+        "queen",
+        "lord",
+        "lady",
+        "sergeant",
+        "fire",
+    }
+)
+"""Leading words dropped for a short label ("Prince Zuko" -> "Zuko"); not for one-word names."""
+
+
+def short_names(models: list[ModelState]) -> dict[str, tuple[str, str, str]]:
+    """(full label, short label, initials inside the base) for every model.
+
+    Names shared by several models get the number from their id ("Soldier 2", initials "S2"), so
+    three "Fire Nation Soldier" discs can still be told apart without hovering.
+    """
+    counts: dict[str, int] = {}
+    for m in models:
+        counts[m.name] = counts.get(m.name, 0) + 1
+    out: dict[str, tuple[str, str, str]] = {}
+    for m in models:
+        words = m.name.split()
+        if counts[m.name] > 1:
+            tail = m.id.rsplit("_", 1)[-1]
+            num = tail if tail.isdigit() else str(m.index)
+            short = f"{words[-1]} {num}" if words else num
+            out[m.id] = (f"{m.name} {num}", short, (words[-1][:1] if words else "") + num)
+            continue
+        rest = words
+        while len(rest) > 1 and rest[0].lower() in TITLES:
+            rest = rest[1:]
+        short = rest[0] if rest else m.name
+        out[m.id] = (m.name, short, short[:2])
+    return out
+
+
+_SHORT: dict[int, tuple[tuple[tuple[str, str], ...], dict[str, tuple[str, str, str]]]] = {}
+
+
+def model_labels(game: Game) -> dict[str, tuple[str, str, str]]:
+    """`short_names` of the game's models, cached per game."""
+    models = game.state.models
+    key = tuple((m.id, m.name) for m in models)
+    hit = _SHORT.get(id(game))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    names = short_names(list(models))
+    if len(_SHORT) > 16:
+        _SHORT.clear()
+    _SHORT[id(game)] = (key, names)
+    return names
+
+
+def _free(rect: pygame.Rect, taken: list[pygame.Rect], bounds: pygame.Rect) -> bool:
+    return bounds.contains(rect) and rect.collidelist(taken) < 0
+
+
 def draw_models(
     surf: pygame.Surface,
     view: BoardView,
@@ -354,12 +432,24 @@ def draw_models(
     marks: ModelMarks | None = None,
     *,
     show_removed: bool = True,
-) -> None:
+) -> dict[str, pygame.Rect]:
+    """Bases, rings, initials, HP pips and status icons, then the name labels laid out so they never
+    cover each other or another base (UX review 2).
+
+    Labels are placed most important first (selected, hovered, highlighted, targets, then by index):
+    each tries the full name above the base, then below its pips, then the short name above, below,
+    left and right; a label with no free place is left out (the initials inside the base remain, and
+    hovering shows the full name). Zoomed far out only the important models are labelled.
+    Returns where each drawn label went (model id -> screen rect).
+    """
     marks = marks or ModelMarks()
     s = game.state
     scale = view.scale
     label_size = 14 if scale < 20 else 17
+    names = model_labels(game)
     order = sorted(s.models, key=lambda m: (m.active, m.index))
+    taken: list[pygame.Rect] = []  # bases, pips and icons: labels keep off them
+    placed: list[tuple[ModelState, float, float, float, float]] = []  # m, cx, cy, r, bottom of pips/base
     for m in order:
         if m.removed and not show_removed:
             continue
@@ -367,6 +457,7 @@ def draw_models(
         cx, cy = view.to_screen(x, y)
         r = max(4.0, float(s.radii[m.index]) * scale)
         colour = theme.side_colour(m.player)
+        taken.append(pygame.Rect(round(cx - r), round(cy - r), round(2 * r), round(2 * r)))
         if not m.active:
             ghost = pygame.Surface((int(2 * r + 4), int(2 * r + 4)), pygame.SRCALPHA)
             c = (r + 2, r + 2)
@@ -377,11 +468,7 @@ def draw_models(
             pygame.draw.line(ghost, (60, 60, 60, alpha), (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), 3)
             pygame.draw.line(ghost, (60, 60, 60, alpha), (c[0] + d, c[1] - d), (c[0] - d, c[1] + d), 3)
             surf.blit(ghost, (cx - r - 2, cy - r - 2))
-            if scale >= 8:
-                lab = text.render(
-                    m.name + (" (removed)" if m.removed else " (KO'd)"), label_size - 2, (90, 90, 90)
-                )
-                surf.blit(lab, (cx - lab.get_width() / 2, cy - r - lab.get_height() - 1))
+            placed.append((m, cx, cy, r, cy + r))
             continue
         if m.id in marks.highlighted:
             glow = 6 + 3 * math.sin(marks.pulse * 6)
@@ -397,18 +484,11 @@ def draw_models(
             fill = tuple(int(c * 0.5) for c in fill)
         pygame.draw.circle(surf, fill, (cx, cy), r)
         _ring(surf, colour, (cx, cy), r, max(2, int(r * 0.28)), theme.SIDE_PATTERNS[m.player % 8])
-        if r >= 9:
-            initials = "".join(w[0] for w in m.name.split()[:2]).upper()
-            lab = text.render(initials, max(10, int(r * 0.9)), (20, 20, 20), bold=True)
-            surf.blit(lab, (cx - lab.get_width() / 2, cy - lab.get_height() / 2))
-        if scale >= 8:
-            lab = text.render(m.name, label_size, (15, 15, 15), bold=True)
-            bx = cx - lab.get_width() / 2
-            by = cy - r - lab.get_height() - 2
-            pygame.draw.rect(
-                surf, (250, 248, 235), (bx - 2, by, lab.get_width() + 4, lab.get_height()), border_radius=3
-            )
-            surf.blit(lab, (bx, by))
+        # initials inside the base at every zoom, so a disc is never anonymous
+        initials = names.get(m.id, (m.name, m.name, m.name[:2]))[2]
+        lab = text.render(initials, max(9, min(40, int(r * 0.95))), (15, 15, 15), bold=True)
+        if lab.get_width() <= 2.4 * r:
+            surf.blit(lab, (cx - lab.get_width() / 2, cy - lab.get_height() / 2 + 1))
         # HP pips under the base: filled for HP left, hollow for HP lost.
         total = m.profile.hp
         pip = max(4, min(8, int(scale * 0.3)))
@@ -421,10 +501,86 @@ def draw_models(
             if k < m.hp:
                 pygame.draw.rect(surf, (200, 30, 30), rect)
             pygame.draw.rect(surf, (40, 10, 10), rect, 1)
+        taken.append(pygame.Rect(round(px0), round(py0), round(width), pip))
         badges = [b for b in model_status(game, m) if b in ("Taking Cover", "Limping", "in melee")]
         size = max(12, int(r * 0.9))
         for k, b in enumerate(badges):
-            _badge(surf, text, b, cx + r + size * 0.6 + k * (size + 2), cy - r * 0.4, size)
+            bx = cx + r + size * 0.6 + k * (size + 2)
+            _badge(surf, text, b, bx, cy - r * 0.4, size)
+            taken.append(pygame.Rect(round(bx - size / 2), round(cy - r * 0.4 - size / 2), size, size + 1))
+        placed.append((m, cx, cy, r, py0 + pip))
+    return _draw_labels(surf, view, text, marks, placed, taken, names, label_size)
+
+
+def _draw_labels(
+    surf: pygame.Surface,
+    view: BoardView,
+    text: TextCache,
+    marks: ModelMarks,
+    placed: list[tuple[ModelState, float, float, float, float]],
+    taken: list[pygame.Rect],
+    names: dict[str, tuple[str, str, str]],
+    label_size: int,
+) -> dict[str, pygame.Rect]:
+    drawn: dict[str, pygame.Rect] = {}
+    if view.scale < 5:
+        return drawn
+    important = {marks.selected, marks.hovered} | set(marks.highlighted) | set(marks.targets)
+
+    def rank(item: tuple[ModelState, float, float, float, float]) -> tuple[int, int]:
+        m = item[0]
+        if m.id == marks.hovered:
+            return (0, m.index)
+        if m.id == marks.selected:
+            return (1, m.index)
+        if m.id in important:
+            return (2, m.index)
+        return (3 if m.active else 4, m.index)
+
+    crowded_out = view.scale < 10  # zoomed far out: only the models that matter now are named
+    bounds = surf.get_clip() if surf.get_clip().w > 0 else surf.get_rect()
+    labels: list[pygame.Rect] = []
+    for item in sorted(placed, key=rank):
+        m, cx, cy, r, below = item
+        must = m.id in important
+        if crowded_out and not must:
+            continue
+        full, short, _ = names.get(m.id, (m.name, m.name, ""))
+        if not m.active:
+            full, short = f"{full} (KO'd)", f"{short} KO"
+        texts = [full] if full == short else [full, short]
+        chosen: tuple[pygame.Surface, pygame.Rect] | None = None
+        first: tuple[pygame.Surface, pygame.Rect] | None = None
+        for k, words in enumerate(texts):
+            colour = (15, 15, 15) if m.active else (90, 90, 90)
+            lab = text.render(words, label_size if k == 0 else label_size - 1, colour, bold=m.active)
+            lw, lh = lab.get_width() + 4, lab.get_height()
+            spots = [(cx - lw / 2, cy - r - lh - 2), (cx - lw / 2, below + 1)]
+            if k > 0:
+                spots += [(cx - r - lw - 3, cy - lh / 2), (cx + r + 3, cy - lh / 2)]
+            for sx, sy in spots:
+                rect = pygame.Rect(round(sx), round(sy), lw, lh)
+                if first is None:
+                    first = (lab, rect)
+                if _free(rect, taken, bounds) and rect.collidelist(labels) < 0:
+                    chosen = (lab, rect)
+                    break
+            if chosen is not None:
+                break
+        if chosen is None and must and first is not None:
+            chosen = first  # the hovered / selected model is always named, even over others
+        if chosen is None:
+            continue
+        lab, rect = chosen
+        labels.append(rect)
+        plate = (250, 248, 235) if m.active else (220, 220, 215)
+        edge = theme.side_dark_colour(m.player)
+        pygame.draw.rect(surf, plate, rect, border_radius=3)
+        if must:
+            pygame.draw.rect(surf, edge, rect, 1, border_radius=3)
+        surf.blit(lab, (rect.x + 2, rect.y))
+        drawn[m.id] = rect
+    return drawn
 
 
 # ----------------------------------------------------------------------------- legend and words
