@@ -473,3 +473,22 @@ def test_ui_model_labels_never_overlap(app, default_setup):
     labels = model_labels(game)
     assert labels["p1.fire_soldier_2"][:2] == ("Fire Nation Soldier 2", "Soldier 2")
     assert labels["p1.zuko"][1] == "Zuko"
+
+
+def test_ui_legend_toggles_during_play(app, default_setup):
+    """UX review 3: G shows a compact legend over the board (and F1 lists it); G again hides it."""
+    scene = battle_after_deploy(app, default_setup)
+    assert any(k == "G" and "legend" in words for k, words in scene.help_lines())
+    before = pygame.surfarray.array3d(app.screen).copy()
+    post_and_frame(app, key(pygame.K_g))
+    assert scene.show_legend
+    after = pygame.surfarray.array3d(app.screen)
+    leg = scene.legend_surface()
+    assert leg.get_width() < scene.board_rect.w // 2
+    x0 = scene.board_rect.right - leg.get_width() - 8
+    assert (
+        before[x0:, scene.board_rect.y : scene.board_rect.y + leg.get_height()]
+        != after[x0:, scene.board_rect.y : scene.board_rect.y + leg.get_height()]
+    ).any()
+    post_and_frame(app, key(pygame.K_g))
+    assert not scene.show_legend

@@ -43,8 +43,11 @@ from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.render import (
+    ICON_LEGEND,
+    LEGEND,
     ModelMarks,
     StaticLayer,
+    draw_legend,
     draw_models,
     result_words,
     score_words,
@@ -129,6 +132,8 @@ class BattleScene(Scene):
         self.los_model: str | None = None
         self.show_odds = False
         self.show_help = False
+        self.show_legend = False
+        self._legend: tuple[object, pygame.Surface] | None = None
         self.weapon_index = 0
         self.menu_items: list[tuple[str, Action | None, str]] = []  # ability or pending choices
         self.place_ability: UseAbility | None = None
@@ -697,6 +702,8 @@ class BattleScene(Scene):
             self.view.fit(tuple(self.board_rect))
         elif k == pygame.K_F12:
             self.screenshot()
+        elif k == pygame.K_g:
+            self.show_legend = not self.show_legend
         elif k == pygame.K_ESCAPE:
             if self.mode != "idle" or self.path:
                 self.mode = "idle"
@@ -1007,6 +1014,8 @@ class BattleScene(Scene):
         self.log_panel.draw(surf, self.text, g.log)
         if self.show_odds and self.mode in ("shoot", "charge"):
             self.draw_odds(surf)
+        if self.show_legend:
+            self.draw_legend(surf)
         if self.show_help:
             draw_help(surf, self.text, "Battle", self.help_lines())
 
@@ -1044,7 +1053,7 @@ class BattleScene(Scene):
             col = theme.ACCENT if g.over else theme.side_text_colour(side.index)
             y2 = 6 + self.text.line_height(22)
             bs.blit(self.text.render(actor, 19, col, bold=True), (12, y2))
-            sc = self.text.render(score_words(g) + "   [F1] help", 16, theme.TEXT_DIM)
+            sc = self.text.render(score_words(g) + "   [F1] help  [G] legend", 16, theme.TEXT_DIM)
             bs.blit(sc, (w - sc.get_width() - 12, 8))
             st = status_words(g)
             if st:
@@ -1352,6 +1361,29 @@ class BattleScene(Scene):
                 self.text.render(ln, 15, theme.ACCENT if k == 0 else theme.TEXT), (x + 10, y + 6 + k * lh)
             )
 
+    def legend_surface(self) -> pygame.Surface:
+        """The compact legend (terrain patterns, sides, status icons), drawn once per text scale."""
+        key = (self.text.scale, id(self.game))
+        if self._legend is not None and self._legend[0] == key:
+            return self._legend[1]
+        probe = pygame.Surface((10, 10))
+        bottom = draw_legend(probe, self.text, self.game, 0, 0, 400)
+        words = [w for _, w in LEGEND + ICON_LEGEND] + [
+            f"{p.name} — {p.troupe.title}" for p in self.s.players
+        ]
+        width = max(self.text.size(w, 15)[0] for w in words) + 34 + 24
+        surf = pygame.Surface((width, bottom + 16 + self.text.line_height(13)))
+        surf.fill((30, 32, 40))
+        pygame.draw.rect(surf, theme.ACCENT, surf.get_rect(), 1)
+        y = draw_legend(surf, self.text, self.game, 12, 8, width - 24)
+        surf.blit(self.text.render("G hides the legend", 13, theme.TEXT_DIM), (12, y + 2))
+        self._legend = (key, surf)
+        return surf
+
+    def draw_legend(self, surf: pygame.Surface) -> None:
+        leg = self.legend_surface()
+        surf.blit(leg, (self.board_rect.right - leg.get_width() - 8, self.board_rect.y + 8))
+
     def help_lines(self) -> list[tuple[str, str]]:
         return [
             ("click", "select a model (hover: profile card)"),
@@ -1376,6 +1408,7 @@ class BattleScene(Scene):
             ("wheel", "zoom toward the cursor; scrolls the log"),
             ("middle/shift drag", "pan; arrows pan too"),
             ("F", "fit the board to the window"),
+            ("G", "legend: terrain patterns, sides, status icons"),
             ("P", "pause / resume bots"),
             ("+ / -", "bot speed"),
             ("Ctrl+S", f"save the game ({SAVE_PATH})"),

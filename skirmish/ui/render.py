@@ -334,9 +334,15 @@ def _badge(surf: pygame.Surface, text: TextCache, kind: str, x: float, y: float,
         lab = text.render("L", max(9, size), (120, 50, 0), bold=True)
         surf.blit(lab, (x - lab.get_width() / 2, y - lab.get_height() / 2))
     elif kind == "in melee":
-        pygame.draw.circle(surf, (255, 235, 235), (x, y), r)
-        pygame.draw.line(surf, (170, 0, 0), (x - r + 2, y - r + 2), (x + r - 2, y + r - 2), 2)
-        pygame.draw.line(surf, (170, 0, 0), (x + r - 2, y - r + 2), (x - r + 2, y + r - 2), 2)
+        # crossed blades with hilts on a gold disc, so it never reads as the KO cross
+        pygame.draw.circle(surf, (255, 214, 90), (x, y), r)
+        pygame.draw.circle(surf, (120, 70, 0), (x, y), r, 1)
+        d = r - 3
+        for sgn in (1, -1):
+            tip, hilt = (x + sgn * d, y - d), (x - sgn * d, y + d)
+            pygame.draw.line(surf, (40, 40, 50), tip, hilt, 2)
+            gx, gy = x - sgn * d * 0.45, y + d * 0.45
+            pygame.draw.line(surf, (40, 40, 50), (gx - 2, gy - 2 * sgn), (gx + 2, gy + 2 * sgn), 2)
 
 
 @dataclass
@@ -651,15 +657,40 @@ def draw_legend(surf: pygame.Surface, text: TextCache, game: Game, x: int, y: in
             text.render(f"{p.name} — {p.troupe.title}", size, theme.side_text_colour(p.index)), (x + 34, y)
         )
         y += lh
-    icons = (("Taking Cover", "Taking Cover"), ("Limping", "Limping"), ("in melee", "in melee"))
-    ix = x
-    for kind, words in icons:
-        _badge(surf, text, kind, ix + 8, y + 8, 14)
-        lab = text.render(words, size, theme.TEXT)
-        surf.blit(lab, (ix + 20, y))
-        ix += 28 + lab.get_width()
-    surf.blit(text.render("HP pips: red = left", size, theme.TEXT_DIM), (ix, y))
-    return y + lh
+    for kind, words in ICON_LEGEND:
+        draw_icon_swatch(surf, text, kind, x + 13, y + (lh - 6) // 2)
+        surf.blit(text.render(words, size, theme.TEXT), (x + 34, y))
+        y += lh
+    return y
+
+
+ICON_LEGEND = (
+    ("Taking Cover", "shield: Taking Cover (counts a 3+ Wall Shield)"),
+    ("Limping", "L: Limping (half Move, −2 Dodge)"),
+    ("in melee", "crossed blades: in melee"),
+    ("ko", "grey with a cross: KO'd"),
+    ("pips", "HP pips under a base: red = HP left"),
+    ("selected", "white ring: selected · yellow glow: last action"),
+)
+
+
+def draw_icon_swatch(surf: pygame.Surface, text: TextCache, kind: str, x: int, y: int) -> None:
+    """The legend's picture of one board mark, drawn the way the board draws it."""
+    if kind in ("Taking Cover", "Limping", "in melee"):
+        _badge(surf, text, kind, x, y, 14)
+    elif kind == "ko":
+        pygame.draw.circle(surf, theme.KO_GREY, (x, y), 8)
+        pygame.draw.line(surf, (60, 60, 60), (x - 5, y - 5), (x + 5, y + 5), 3)
+        pygame.draw.line(surf, (60, 60, 60), (x + 5, y - 5), (x - 5, y + 5), 3)
+    elif kind == "pips":
+        for k in range(3):
+            rect = pygame.Rect(x - 11 + k * 8, y - 3, 6, 6)
+            if k < 2:
+                pygame.draw.rect(surf, (200, 30, 30), rect)
+            pygame.draw.rect(surf, (40, 10, 10), rect, 1)
+    elif kind == "selected":
+        pygame.draw.circle(surf, (200, 200, 200), (x, y), 6)
+        pygame.draw.circle(surf, theme.HIGHLIGHT, (x, y), 9, 2)
 
 
 def turn_words(game: Game) -> str:
