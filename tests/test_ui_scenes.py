@@ -190,7 +190,7 @@ def test_ui_shot_declared_by_click_matches_engine(app, default_setup):
     engine.apply(Shoot("p0.sokka", target.id, game.history[-1].weapon))
     assert isinstance(game.history[-1], Shoot) and game.history[-1].target == target.id
     assert game.hash() == engine.hash()
-    assert "away" in scene.message  # learned after declaring
+    assert scene.toast is not None and '"' in scene.toast.lines[0]  # the distance, learned after declaring
     del spec
 
 
@@ -492,3 +492,30 @@ def test_ui_legend_toggles_during_play(app, default_setup):
     ).any()
     post_and_frame(app, key(pygame.K_g))
     assert not scene.show_legend
+
+
+def test_ui_r_c1_wasted_shot_outcome_is_shown_and_refusal_cleared(app, default_setup):
+    """UX review 5 and 12: a shot beyond range (premeasure off) shows a 'wasted' toast with the
+    engine's sentence and marks shooter and target; a refusal shown before it is cleared."""
+    scene = battle_after_deploy(app, default_setup)
+    game = scene.game
+    while game.state.step != "shooting":
+        game.apply(EndStep())
+    scene.after_change()
+    assert scene.toast is None  # passing steps is not an outcome
+    scene.say("Not allowed — something", bad=True)
+    aang = game.state.model("p0.aang")
+    target = next(t for t in game.state.models if t.player == 1 and game.sees(aang, t))
+    scene.selected = aang.id
+    spec = scene.shot_specs(aang)[0]
+    assert scene.apply(Shoot(aang.id, target.id, spec.name))
+    assert game.log[-1].kind == "shot_wasted"
+    t = scene.toast
+    assert t is not None and t.headline.startswith("Out of range")
+    assert game.log[-1].text in t.lines
+    assert set(t.models) == {aang.id, target.id} and scene.highlight == frozenset(t.models)
+    assert (target.id, "wasted") in [(m, w) for m, w, _ in t.floats]
+    assert scene.message == ""
+    app.frame()
+    app.frame(dt=7.0)
+    assert scene.toast is None

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,6 +83,120 @@ def _round_pt(p: tuple[float, float]) -> tuple[float, float]:
     return (round(float(p[0]), 3), round(float(p[1]), 3))
 
 
+TOAST_SECONDS = 6.0
+OUTCOME_KINDS = frozenset(
+    {
+        "shot",
+        "shot_wasted",
+        "perception",
+        "impossible",
+        "save",
+        "wound",
+        "ko",
+        "charge",
+        "charge_failed",
+        "melee",
+        "ability",
+        "reaction",
+        "removed",
+        "take_cover",
+        "offer",
+        "decline",
+    }
+)
+"""Log kinds worth a banner toast; moves (animated anyway), passes and turn notes are not."""
+HIT = (255, 130, 100)
+NO_EFFECT = (175, 190, 215)
+DONE = (150, 220, 150)
+
+
+@dataclass
+class Toast:
+    """What an action (yours or a bot's) came to, shown big over the board for a few seconds."""
+
+    headline: str
+    colour: tuple[int, int, int]
+    lines: list[str]
+    start: float
+    until: float
+    models: tuple[str, ...] = ()
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    floats: list[tuple[str, str, tuple[int, int, int]]] = field(default_factory=list)
+
+
+def _hp_lost(text: str) -> str:
+    found = re.search(r"loses (\d+) HP", text)
+    return f"-{found.group(1)} HP" if found else "hit"
+
+
+def outcome_toast(
+    game: Game, events: list, now: float, note: str = "", named: Callable[[str], str] = str
+) -> Toast | None:
+    """The headline, the engine's own sentences and the marks for one applied action's events."""
+    events = [e for e in events if e.kind in OUTCOME_KINDS]
+    if not events:
+        return None
+    kinds = [e.kind for e in events]
+    name = {m.id: m.name for m in game.state.models}
+    floats: list[tuple[str, str, tuple[int, int, int]]] = []
+    pairs: list[tuple[str, str]] = []
+    headline, colour = "", DONE
+    for e in events:
+        who = e.models[0] if e.models else ""
+        if e.kind in ("shot", "shot_wasted", "charge", "charge_failed") and len(e.models) >= 2:
+            pairs.append((e.models[0], e.models[1]))
+        if e.kind == "shot_wasted":
+            floats.append((e.models[1], "wasted", NO_EFFECT))
+        elif e.kind == "shot" and e.text.rstrip().endswith("dodged"):
+            floats.append((e.models[1], "dodged", NO_EFFECT))
+        elif e.kind == "save":
+            floats.append((who, "saved", NO_EFFECT))
+        elif e.kind == "wound":
+            floats.append((who, _hp_lost(e.text), HIT))
+        elif e.kind == "ko":
+            floats.append((who, "KO", HIT))
+        elif e.kind == "charge_failed":
+            floats.append((who, "short", NO_EFFECT))
+        elif e.kind == "perception" and "fails" in e.text:
+            floats.append((who, "lost", NO_EFFECT))
+    if "ko" in kinds:
+        ko = [name.get(e.models[0], "?") for e in events if e.kind == "ko" and e.models]
+        headline, colour = f"KO — {', '.join(ko)} is KO'd", HIT
+    elif "wound" in kinds:
+        hurt = [f"{name.get(e.models[0], '?')} {_hp_lost(e.text)}" for e in events if e.kind == "wound"]
+        headline, colour = "Hit — " + ", ".join(hurt), HIT
+    elif "shot_wasted" in kinds:
+        headline, colour = "Out of range — the shot is wasted", NO_EFFECT
+    elif "charge_failed" in kinds:
+        headline, colour = "The charge falls short", NO_EFFECT
+    elif "save" in kinds:
+        headline, colour = "Hit — but saved", NO_EFFECT
+    elif "shot" in kinds:
+        dodged = any(e.kind == "shot" and e.text.rstrip().endswith("dodged") for e in events)
+        headline, colour = ("Dodged — no hit", NO_EFFECT) if dodged else ("Hit", HIT)
+    elif "perception" in kinds and any("fails" in e.text for e in events):
+        headline, colour = "Perception test failed — the target stays hidden", NO_EFFECT
+    elif "charge" in kinds:
+        headline = "Charge home — in base contact"
+    elif "melee" in kinds:
+        headline = "Melee resolved — no wounds"
+    elif "ability" in kinds or "reaction" in kinds:
+        headline = "Ability used"
+    elif "offer" in kinds:
+        headline = "A decision is offered"
+    elif "take_cover" in kinds:
+        headline = "Taking Cover"
+    elif "removed" in kinds:
+        headline = "Casualties removed"
+    else:
+        headline = "Done"
+    if "shot_wasted" in kinds or "charge_failed" in kinds:
+        note = ""  # the engine's sentence already tells the distance
+    lines = ([note] if note else []) + [named(e.text) for e in events]
+    models = tuple(dict.fromkeys(m for e in events for m in e.models))
+    return Toast(headline, colour, lines, now, now + TOAST_SECONDS, models, pairs, floats)
+
+
 class BattleScene(Scene):
     """Deployment and battle on one board. `policies[p]` is a bot policy name or None for a person."""
 
@@ -143,6 +258,8 @@ class BattleScene(Scene):
         self.highlight: frozenset[str] = frozenset()
         self.highlight_until = 0.0
         self.anims: dict[str, Anim] = {}
+        self.toast: Toast | None = None
+        self._toast_cache: tuple[object, pygame.Surface] | None = None
         self._seen_log = len(game.log)
         self.buttons: list[Button] = []
         self._banner_key: object = None
@@ -287,17 +404,26 @@ class BattleScene(Scene):
         except IllegalAction as exc:
             self.say(f"Not allowed — {self.named(str(exc))}", bad=True)
             return False
-        if pre_distance:
-            self.say(f"Declared. {pre_distance}.")
-        self.after_change()
+        self.after_change(note=f"Declared: {pre_distance}." if pre_distance else "")
         return True
 
-    def after_change(self) -> None:
-        """Animate new movement events, reset the tools, note the end of the game."""
+    def after_change(self, note: str = "") -> None:
+        """Animate new movement events, show the outcome of what just happened, reset the tools.
+
+        A successful action also clears the previous message (a refusal must not outlive the next
+        action that went through, UX review 12).
+        """
         g = self.game
         fast = self.speed == 0 and all(b is not None for b in self.bots)
         if len(g.log) < self._seen_log:
             self._seen_log = len(g.log)
+        self.message = ""
+        self.message_bad = False
+        toast = outcome_toast(g, g.log[self._seen_log :], self.time, note, self.named)
+        if toast is not None:
+            self.toast = toast
+            self.highlight = frozenset(toast.models)
+            self.highlight_until = toast.until
         for e in g.log[self._seen_log :]:
             path = e.data.get("path") if e.data else None
             if path and e.models and not fast:
@@ -705,6 +831,7 @@ class BattleScene(Scene):
         elif k == pygame.K_g:
             self.show_legend = not self.show_legend
         elif k == pygame.K_ESCAPE:
+            self.message = ""  # a mode change drops the old hint or refusal (UX review 12)
             if self.mode != "idle" or self.path:
                 self.mode = "idle"
                 self.menu_items = [] if self.s.pending is None else self.menu_items
@@ -915,6 +1042,8 @@ class BattleScene(Scene):
             del self.anims[mid]
         if self.highlight and self.time > self.highlight_until:
             self.highlight = frozenset()
+        if self.toast is not None and self.time > self.toast.until:
+            self.toast = None
         if g.over:
             if not self._ended:
                 self._ended = True
@@ -1001,7 +1130,9 @@ class BattleScene(Scene):
         )
         if self.los_model:
             self.draw_los(surf)
+        self.draw_toast_marks(surf, before_models=True)
         draw_models(surf, self.view, g, self.text, marks, show_removed=False)
+        self.draw_toast_marks(surf, before_models=False)
         self.draw_path(surf)
         self.draw_ruler(surf)
         if self.mode in ("shoot", "charge"):
@@ -1014,6 +1145,8 @@ class BattleScene(Scene):
         self.log_panel.draw(surf, self.text, g.log)
         if self.show_odds and self.mode in ("shoot", "charge"):
             self.draw_odds(surf)
+        if self.toast is not None:
+            self.draw_toast(surf)
         if self.show_legend:
             self.draw_legend(surf)
         if self.show_help:
@@ -1360,6 +1493,92 @@ class BattleScene(Scene):
             surf.blit(
                 self.text.render(ln, 15, theme.ACCENT if k == 0 else theme.TEXT), (x + 10, y + 6 + k * lh)
             )
+
+    def draw_toast_marks(self, surf: pygame.Surface, *, before_models: bool) -> None:
+        """Under the bases: who acted on whom (a line); over them: the result rising from the model."""
+        t = self.toast
+        if t is None:
+            return
+        s = self.s
+        pos = self.model_positions()
+
+        def at(mid: str) -> tuple[float, float] | None:
+            m = s.model(mid)
+            if m is None or m.removed and mid not in pos:
+                return None
+            p = pos.get(mid, (float(s.xy[m.index, 0]), float(s.xy[m.index, 1])))
+            return self.view.to_screen(*p)
+
+        if before_models:
+            for a, b in t.pairs:
+                pa, pb = at(a), at(b)
+                if pa is None or pb is None:
+                    continue
+                pygame.draw.line(surf, (20, 20, 20), pa, pb, 5)
+                pygame.draw.line(surf, t.colour, pa, pb, 3)
+            return
+        age = self.time - t.start
+        rise = min(1.0, age / 1.5)
+        for k, (mid, words, colour) in enumerate(t.floats):
+            p = at(mid)
+            if p is None:
+                continue
+            lab = self.text.render(words, 20, colour, bold=True)
+            m = s.model(mid)
+            r = float(s.radii[m.index]) * self.view.scale if m is not None else 8
+            x = p[0] - lab.get_width() / 2
+            y = p[1] - r - 30 - 22 * rise - 24 * k
+            pygame.draw.rect(
+                surf,
+                (20, 20, 24),
+                (x - 5, y - 2, lab.get_width() + 10, lab.get_height() + 4),
+                border_radius=4,
+            )
+            surf.blit(lab, (x, y))
+
+    def toast_surface(self, width: int) -> pygame.Surface:
+        """The toast box, rendered once per toast and width."""
+        t = self.toast
+        assert t is not None
+        key = (id(t), width, self.text.scale)
+        if self._toast_cache is not None and self._toast_cache[0] == key:
+            return self._toast_cache[1]
+        head = self.text.render(t.headline, 24, t.colour, bold=True)
+        lh = self.text.line_height(15)
+        wrapped: list[str] = []
+        for ln in t.lines:
+            wrapped.extend(self.text.wrap(ln, 15, width - 24))
+        if len(wrapped) > 7:
+            wrapped = wrapped[:6] + [f"… {len(wrapped) - 6} more lines in the log"]
+        h = 12 + head.get_height() + 6 + lh * len(wrapped) + 10
+        box = pygame.Surface((width, h), pygame.SRCALPHA)
+        box.fill((18, 20, 28, 228))
+        pygame.draw.rect(box, t.colour, box.get_rect(), 2)
+        box.blit(head, (12, 10))
+        y = 12 + head.get_height() + 6
+        for ln in wrapped:
+            box.blit(self.text.render(ln, 15, theme.TEXT), (12, y))
+            y += lh
+        self._toast_cache = (key, box)
+        return box
+
+    def draw_toast(self, surf: pygame.Surface) -> None:
+        width = int(min(760, self.board_rect.w * 0.62))
+        box = self.toast_surface(width)
+        # at the top or the bottom of the board, whichever is away from the models involved
+        s = self.s
+        ys = [
+            self.view.to_screen(*s.xy[m.index])[1]
+            for mid in self.toast.models  # type: ignore[union-attr]
+            if (m := s.model(mid)) is not None
+        ]
+        x0, y0 = self.view.to_screen(0, self.game.scenario.board.height)
+        left = max(self.board_rect.x + 8, int(x0) + 8)
+        if ys and sum(ys) / len(ys) < self.board_rect.centery:
+            y = self.board_rect.bottom - box.get_height() - 8
+        else:
+            y = self.board_rect.y + 8 + (34 if self.los_model else 0)
+        surf.blit(box, (min(left, self.board_rect.right - box.get_width() - 8), y))
 
     def legend_surface(self) -> pygame.Surface:
         """The compact legend (terrain patterns, sides, status icons), drawn once per text scale."""
