@@ -519,3 +519,24 @@ def test_ui_r_c1_wasted_shot_outcome_is_shown_and_refusal_cleared(app, default_s
     app.frame()
     app.frame(dt=7.0)
     assert scene.toast is None
+
+
+def test_ui_r_c4_charge_odds_name_the_charge_bonus_before_the_total(app, default_setup):
+    """UX review 6: the charge odds line has one "=", after every modifier (charged bonus included)."""
+    from skirmish.ui.battle import die_sum
+
+    scene = battle_after_deploy(app, default_setup)
+    game = scene.game
+    while game.state.step != "charges":
+        game.apply(EndStep())
+    scene.selected = "p0.katara"
+    scene.hovered = "p1.zuko"
+    scene.mode = "charge"
+    lines = scene.odds_lines()
+    katara = next(ln for ln in lines if ln.startswith("Katara:"))
+    assert katara.count("=") == 1 and "charged this turn 1" in katara.split("=")[0]
+    assert "+ charged 1" not in " ".join(lines)
+    from skirmish.rules.modifiers import Modifier, Score
+
+    sc = Score("Combat", 1, (Modifier("enemy has a shield", -1), Modifier("charged this turn", 1)))
+    assert die_sum(sc) == "D6 + Combat 1 + charged this turn 1 − enemy has a shield 1 = D6 + 1"

@@ -40,6 +40,7 @@ from skirmish.engine.actions import (
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.phases import SPECS
 from skirmish.engine.state import ModelState, abilities_of
+from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.panels import LogPanel, ProfileCard
@@ -122,6 +123,14 @@ class Toast:
     models: tuple[str, ...] = ()
     pairs: list[tuple[str, str]] = field(default_factory=list)
     floats: list[tuple[str, str, tuple[int, int, int]]] = field(default_factory=list)
+
+
+def die_sum(score: Score) -> str:
+    """A score before its die, in the log's order (positives first, then negatives, one "="):
+    `D6 + Combat 1 + charged this turn 1 − enemy has a shield 1 = D6 + 1`."""
+    parts = ["D6", "+", f"{score.stat_name} {score.stat}", *(str(m) for m in score.ordered)]
+    total = score.base_total
+    return " ".join(parts) + f" = D6 {'+' if total >= 0 else '−'} {abs(total)}"
 
 
 def _hp_lost(text: str) -> str:
@@ -1436,9 +1445,10 @@ class BattleScene(Scene):
             )
             lines = [
                 f"{m.name} shoots {t.name} with {spec.title}",
-                f"Shooting: D6 + {attack.explain().replace(' = ', ' = ')} (+ die)",
-                f"Dodge: D6 + {dodge.explain()} (+ die)",
-                f"Saves: armour {armour or '-'}+ shield {shield or '-'}+"
+                f"Shooting: {die_sum(attack)}",
+                f"Dodge: {die_sum(dodge)}",
+                f"Saves: armour {f'{armour}+' if armour else 'none'} · "
+                f"shield {f'{shield}+' if shield else 'none'}"
                 + (" · Taking Cover: 3+ Wall Shield" if t.taking_cover else ""),
             ]
             if odds.impossible:
@@ -1450,13 +1460,15 @@ class BattleScene(Scene):
             lines.append("if it is in range — the odds never reveal the distance")
             return lines
         mine = melee_score(g, m, [t], 0)
+        if not m.charged:  # the bonus a charge that reaches will bring, named like every other modifier
+            mine = Score(mine.stat_name, mine.stat, (*mine.modifiers, Modifier("charged this turn", 1)))
         theirs = melee_score(g, t, [m], 0)
         from skirmish.engine.state import melee_weapon
 
         mw, tw = melee_weapon(m, g.armoury(m)), melee_weapon(t, g.armoury(t))
         ma, ms = saves_of(g, m)
         ta, ts = saves_of(g, t)
-        bonus = 1
+        bonus = 0
         odds = melee_odds(
             mine.base_total + bonus,
             theirs.base_total,
@@ -1473,8 +1485,8 @@ class BattleScene(Scene):
         )
         return [
             f"{m.name} charges {t.name} (one exchange, 1 against 1, if the charge reaches)",
-            f"{m.name}: D6 + {mine.explain()} + charged 1",
-            f"{t.name}: D6 + {theirs.explain()}",
+            f"{m.name}: {die_sum(mine)}",
+            f"{t.name}: {die_sum(theirs)}",
             f"{t.name} wounded {odds.defender_wounded:.0%} (KO {odds.defender_ko:.0%}) · "
             f"{m.name} wounded {odds.attacker_wounded:.0%} (KO {odds.attacker_ko:.0%})",
         ]
