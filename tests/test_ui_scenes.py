@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
+import shapely
 
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.cli.play_cmds import setup
@@ -540,3 +541,26 @@ def test_ui_r_c4_charge_odds_name_the_charge_bonus_before_the_total(app, default
 
     sc = Score("Combat", 1, (Modifier("enemy has a shield", -1), Modifier("charged this turn", 1)))
     assert die_sum(sc) == "D6 + Combat 1 + charged this turn 1 − enemy has a shield 1 = D6 + 1"
+
+
+def test_ui_r_m2_move_preview_is_the_swept_base(app, default_setup):
+    """UX review 8: the preview is the base-wide corridor the engine checks; a refused path marks
+    where that corridor runs into another base."""
+    scene = battle_after_deploy(app, default_setup)
+    s = scene.game.state
+    k, t = s.model("p0.katara"), s.model("p0.toph")
+    kx, ky = (float(v) for v in s.xy[k.index])
+    tx, ty = (float(v) for v in s.xy[t.index])
+    scene.selected = k.id
+    through = [(kx, ky), (tx + (tx - kx) * 1.5, ty + (ty - ky) * 1.5)]
+    assert scene.check_path(k, Move, through) is not None
+    corridor, hits = scene.path_corridor(k, through, True)
+    r = float(s.radii[k.index])
+    length = float(np.hypot(through[1][0] - kx, through[1][1] - ky))
+    assert abs(sum(p.area for p in corridor) - (2 * r * length + np.pi * r * r)) < 0.05
+    assert hits and any(p.distance(shapely.Point(tx, ty)) < r for p in hits)
+    clear = [(kx, ky), (kx, ky + 3.0)]
+    assert scene.check_path(k, Move, clear) is None
+    assert scene.path_corridor(k, clear, False)[1] == []
+    scene.path = through
+    app.frame()  # draws without error

@@ -125,6 +125,10 @@ class Toast:
     floats: list[tuple[str, str, tuple[int, int, int]]] = field(default_factory=list)
 
 
+def _polys(geom: shapely.Geometry) -> list[shapely.Polygon]:
+    return [p for p in shapely.get_parts(geom) if isinstance(p, shapely.Polygon) and p.area > 1e-6]
+
+
 def die_sum(score: Score) -> str:
     """A score before its die, in the log's order (positives first, then negatives, one "="):
     `D6 + Combat 1 + charged this turn 1 − enemy has a shield 1 = D6 + 1`."""
@@ -269,6 +273,7 @@ class BattleScene(Scene):
         self.anims: dict[str, Anim] = {}
         self.toast: Toast | None = None
         self._toast_cache: tuple[object, pygame.Surface] | None = None
+        self._corridor: tuple[object, tuple[list, list]] | None = None
         self._seen_log = len(game.log)
         self.buttons: list[Button] = []
         self._banner_key: object = None
@@ -1259,6 +1264,17 @@ class BattleScene(Scene):
         if len(scr) >= 2 and left > 0:
             pygame.draw.circle(surf, (250, 230, 120), scr[-1], (left + r_in) * self.view.scale, 1)
         if len(scr) >= 2:
+            corridor, hits = self.path_corridor(m, pts, bool(problem))
+            for poly in corridor:
+                ring = self.view.to_screen_array(np.asarray(poly.exterior.coords))
+                if len(ring) >= 3:
+                    pygame.draw.polygon(surf, (20, 20, 20), ring, 3)
+                    pygame.draw.polygon(surf, colour, ring, 1)
+            for poly in hits:  # where the swept base runs into what the engine refused
+                ring = self.view.to_screen_array(np.asarray(poly.exterior.coords))
+                if len(ring) >= 3:  # outlined, so the base or wall under it stays readable
+                    pygame.draw.polygon(surf, (90, 0, 0), ring, 5)
+                    pygame.draw.polygon(surf, (255, 40, 40), ring, 3)
             pygame.draw.lines(surf, (0, 0, 0), False, scr, 5)
             pygame.draw.lines(surf, colour, False, scr, 3)
         for a, b, pa, pb in zip(pts, pts[1:], scr, scr[1:], strict=False):
@@ -1282,9 +1298,40 @@ class BattleScene(Scene):
             info += " — Enter commits, Backspace removes a leg"
         lab = self.text.render(info, 16, (255, 255, 255) if not problem else (255, 200, 200), bold=True)
         bx = min(ex + 14, self.board_rect.right - lab.get_width() - 6)
-        by = ey + 14
+        by = ey + r_in * self.view.scale + 14  # below the ghost base, not over it
         pygame.draw.rect(surf, (20, 20, 24), (bx - 4, by - 2, lab.get_width() + 8, lab.get_height() + 4))
         surf.blit(lab, (bx, by))
+
+    def path_corridor(
+        self, m: ModelState, pts: list[tuple[float, float]], problem: bool
+    ) -> tuple[list[shapely.Polygon], list[shapely.Polygon]]:
+        """The swept base (the path buffered by the base radius: what the engine checks, UX review 8)
+        and, when the path is refused, where that corridor overlaps impassable terrain or another
+        base. Cached per path; the engine's verdict stays the authority, this only shows where."""
+        key = (m.id, tuple(pts), problem, len(self.game.history))
+        if self._corridor is not None and self._corridor[0] == key:
+            return self._corridor[1]
+        g = self.game
+        s = self.s
+        r = float(s.radii[m.index])
+        line = shapely.LineString(pts)
+        swept = line.buffer(r, quad_segs=8)
+        hits: list[shapely.Polygon] = []
+        if problem:
+            body = line.buffer(r - 1e-3, quad_segs=8)
+            start = shapely.Point(pts[0]).buffer(r + 1e-3)
+            if not movement.flies(m):
+                for i in np.flatnonzero(g.table.impassable):
+                    hits.extend(_polys(body.intersection(g.table.polygons[i])))
+            for o in s.models:
+                if o is m or not o.active:
+                    continue
+                reach = float(s.radii[o.index]) + (0.0 if not g.enemies(m, o) else 0.05)
+                base = shapely.Point(s.xy[o.index]).buffer(reach, quad_segs=8)
+                hits.extend(_polys(body.intersection(base).difference(start)))
+        out = (_polys(swept), hits)
+        self._corridor = (key, out)
+        return out
 
     def ruler_allowed(self) -> bool:
         return self.game.options.premeasure or self.s.step in ("deploy", "movement", "advances")
