@@ -564,3 +564,23 @@ def test_ui_r_m2_move_preview_is_the_swept_base(app, default_setup):
     assert scene.path_corridor(k, clear, False)[1] == []
     scene.path = through
     app.frame()  # draws without error
+
+
+def test_ui_r_b3_sight_overlay_enemies_only_one_label_per_blocker(app, default_setup):
+    """UX review 9: the sight overlay draws lines to enemies only and one label per blocking piece."""
+    from skirmish.bots.runner import seat_bots as seat
+
+    scenario, troupes, options = default_setup
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+    bots = seat(game, ["heuristic", "heuristic"])
+    while game.state.turn < 2 and not game.over:
+        game.apply(bots[game.state.active_player].choose(game))
+    scene = BattleScene(app, game, [None, None])
+    app.push(scene)
+    scene.los_model = "p0.sokka"
+    _, lines = scene.los_geometry()
+    assert lines and all(o.player == 1 for o, _, _ in lines)
+    app.frame()
+    blocked = [ev.blocker for _, ev, _ in lines if ev.blocker]
+    assert len(scene._los_labels) == len(set(blocked))
+    assert sum(len(v) for v in scene._los_labels.values()) == len(blocked)

@@ -51,6 +51,7 @@ from skirmish.ui.render import (
     StaticLayer,
     draw_legend,
     draw_models,
+    model_labels,
     result_words,
     score_words,
     status_words,
@@ -274,6 +275,7 @@ class BattleScene(Scene):
         self.toast: Toast | None = None
         self._toast_cache: tuple[object, pygame.Surface] | None = None
         self._corridor: tuple[object, tuple[list, list]] | None = None
+        self._los_labels: dict[str, list[tuple[ModelState, float, float]]] = {}
         self._seen_log = len(game.log)
         self.buttons: list[Button] = []
         self._banner_key: object = None
@@ -1147,6 +1149,8 @@ class BattleScene(Scene):
         self.draw_toast_marks(surf, before_models=True)
         draw_models(surf, self.view, g, self.text, marks, show_removed=False)
         self.draw_toast_marks(surf, before_models=False)
+        if self.los_model:
+            self.draw_los_labels(surf)
         self.draw_path(surf)
         self.draw_ruler(surf)
         if self.mode in ("shoot", "charge"):
@@ -1411,7 +1415,8 @@ class BattleScene(Scene):
             shadows.extend(p for p in shapely.get_parts(shadow) if isinstance(p, shapely.Polygon))
         lines = []
         for o in s.models:
-            if o is m or not o.active:
+            # only enemies: lines to your own models were noise (UX review 9)
+            if o is m or not o.active or not g.enemies(m, o):
                 continue
             ev = sight_evidence(g.table, s.xy, s.radii, m.index, o.index, g.options.models_block_sight)
             sees = g.sees(m, o)
@@ -1422,6 +1427,7 @@ class BattleScene(Scene):
 
     def draw_los(self, surf: pygame.Surface) -> None:
         geo = self.los_geometry()
+        self._los_labels = {}
         if not geo:
             return
         shadows, lines = geo
@@ -1434,6 +1440,7 @@ class BattleScene(Scene):
         surf.blit(shade, (x, y))
         m = self.s.model(self.los_model)
         c = self.view.to_screen(*self.s.xy[m.index])
+        blocked: dict[str, list[tuple[ModelState, float, float]]] = {}
         for o, ev, sees in lines:
             oc = self.view.to_screen(*self.s.xy[o.index])
             if ev.visible and ev.line is not None:
@@ -1450,12 +1457,10 @@ class BattleScene(Scene):
                     p1 = (c[0] + (oc[0] - c[0]) * (k + 1) / steps, c[1] + (oc[1] - c[1]) * (k + 1) / steps)
                     pygame.draw.line(surf, (210, 40, 40), p0, p1, 2)
                 if ev.blocker:
-                    lab = self.text.render(
-                        f"blocked by {ev.blocker.replace('_', ' ')}", 13, (120, 0, 0), bold=True
-                    )
-                    surf.blit(lab, ((c[0] + oc[0]) / 2 - lab.get_width() / 2, (c[1] + oc[1]) / 2))
+                    blocked.setdefault(ev.blocker, []).append((o, (c[0] + oc[0]) / 2, (c[1] + oc[1]) / 2))
+        self._los_labels = blocked
         lab = self.text.render(
-            f"Line of sight from {m.name} (green: a clear line; red: blocked; shade: behind "
+            f"Line of sight from {m.name} to enemies (green: a clear line; red: blocked; shade: behind "
             "sight blockers) — V or right-click to close",
             15,
             (255, 255, 255),
@@ -1463,6 +1468,32 @@ class BattleScene(Scene):
         )
         pygame.draw.rect(surf, (20, 20, 24), (x + 6, y + 6, lab.get_width() + 8, lab.get_height() + 4))
         surf.blit(lab, (x + 10, y + 8))
+
+    def draw_los_labels(self, surf: pygame.Surface) -> None:
+        """One high-contrast label per blocking piece, on the piece itself, over the bases (UX review 9)."""
+        full = model_labels(self.game)
+        for blocker, who in self._los_labels.items():
+            at = self.blocker_anchor(blocker)
+            px, py = self.view.to_screen(*at) if at is not None else (who[0][1], who[0][2])
+            names = ", ".join(dict.fromkeys(full.get(o.id, (o.name,))[0] for o, _, _ in who))
+            lab = self.text.render(
+                f"{blocker.replace('_', ' ')} blocks sight to {names}", 14, (255, 255, 255), bold=True
+            )
+            box = pygame.Rect(0, 0, lab.get_width() + 10, lab.get_height() + 4)
+            box.center = (round(px), round(py))
+            box.clamp_ip(self.board_rect)
+            pygame.draw.rect(surf, (30, 10, 10), box, border_radius=3)
+            pygame.draw.rect(surf, (210, 40, 40), box, 1, border_radius=3)
+            surf.blit(lab, (box.x + 5, box.y + 2))
+
+    def blocker_anchor(self, name: str) -> tuple[float, float] | None:
+        """A point inside the named terrain piece (board inches), or None for 'models' and the like."""
+        table = self.game.table
+        for nm, poly in zip(table.names, table.polygons, strict=False):
+            if nm == name:
+                p = poly.representative_point()
+                return (float(p.x), float(p.y))
+        return None
 
     def odds_lines(self) -> list[str]:
         from skirmish.engine.damage import saves_of
