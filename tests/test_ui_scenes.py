@@ -584,3 +584,25 @@ def test_ui_r_b3_sight_overlay_enemies_only_one_label_per_blocker(app, default_s
     blocked = [ev.blocker for _, ev, _ in lines if ev.blocker]
     assert len(scene._los_labels) == len(set(blocked))
     assert sum(len(v) for v in scene._los_labels.values()) == len(blocked)
+
+
+def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, tmp_path, monkeypatch):
+    """UX review 16: Esc with nothing to cancel asks, a second Esc leaves to the menu, saving first."""
+    monkeypatch.chdir(tmp_path)
+    scenario, troupes, options = default_setup
+    menu = MenuScene(app, scenario, troupes, options, seed=SEED, replay_out=str(tmp_path / "out.json"))
+    app.push(menu)
+    post_and_frame(app, key(pygame.K_RETURN))
+    post_and_frame(app, key(pygame.K_e))
+    post_and_frame(app, key(pygame.K_e))
+    app.frame()
+    scene = app.top()
+    assert scene.name == "battle"
+    assert any("Esc twice" in k for k, _ in scene.help_lines())
+    post_and_frame(app, key(pygame.K_ESCAPE))
+    assert app.top() is scene and "Esc again" in scene.message
+    post_and_frame(app, key(pygame.K_ESCAPE))
+    assert app.top() is menu and app.running
+    assert load_replay(str(tmp_path / "out.json")).play().hash() == scene.game.hash()
+    assert load_replay("skirmish-save.json").play().hash() == scene.game.hash()
+    assert "saved" in menu.message

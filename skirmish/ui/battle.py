@@ -71,6 +71,7 @@ SPEEDS = (("fast", 0.0), ("brisk", 0.15), ("watch", 0.5), ("slow", 1.2))
 SAVE_PATH = "skirmish-save.json"
 ANIM_SECONDS = 0.3
 CLICK_SLOP_PX = 6
+ESC_TWICE_SECONDS = 3.0
 """A press and release closer than this (pixels) is a click, not a drag."""
 
 
@@ -273,6 +274,7 @@ class BattleScene(Scene):
         self.highlight_until = 0.0
         self.anims: dict[str, Anim] = {}
         self.toast: Toast | None = None
+        self._esc_at = -1e9
         self._toast_cache: tuple[object, pygame.Surface] | None = None
         self._corridor: tuple[object, tuple[list, list]] | None = None
         self._los_labels: dict[str, list[tuple[ModelState, float, float]]] = {}
@@ -846,6 +848,14 @@ class BattleScene(Scene):
             self.screenshot()
         elif k == pygame.K_g:
             self.show_legend = not self.show_legend
+        elif ctrl and k == pygame.K_q:
+            self.leave()
+        elif k == pygame.K_ESCAPE and self.nothing_to_cancel():
+            if self.time - self._esc_at <= ESC_TWICE_SECONDS:
+                self.leave()
+                return
+            self._esc_at = self.time
+            self.say("Press Esc again to leave the battle (the game is saved first); Ctrl+Q leaves at once")
         elif k == pygame.K_ESCAPE:
             self.message = ""  # a mode change drops the old hint or refusal (UX review 12)
             if self.mode != "idle" or self.path:
@@ -918,6 +928,31 @@ class BattleScene(Scene):
         elif k == pygame.K_TAB:
             self.cycle_selection()
         self._banner_key = None
+
+    def nothing_to_cancel(self) -> bool:
+        return self.mode == "idle" and not self.path and not self.los_model and self.selected is None
+
+    def leave(self) -> None:
+        """Back to the menu (or quit when the battle was opened alone), the game written first:
+        to the --replay file when one was asked for, and always to the save file (Ctrl+L resumes)."""
+        if self.worker.pending:
+            self.worker.cancel()
+        g = self.game
+        words: list[str] = []
+        bad = False
+        if g.history:
+            from skirmish.engine.replay import save_game
+
+            for path in dict.fromkeys(p for p in (self.replay_out, SAVE_PATH) if p):
+                try:
+                    save_game(g, path)
+                    words.append(f"Battle saved to {Path(path).resolve()}")
+                except OSError as exc:  # leaving never fails; say what could not be written
+                    words.append(f"Could not save to {path}: {exc}")
+                    bad = True
+        self.app.pop()
+        if self.app.stack and words and hasattr(self.app.top(), "say"):
+            self.app.top().say(" · ".join(words), bad)  # type: ignore[attr-defined]
 
     def cycle_selection(self) -> None:
         mine = [m for m in self.game.player_models(self.s.active_player) if m.active]
@@ -1701,6 +1736,7 @@ class BattleScene(Scene):
             ("Enter", "commit the path (Move/Advance)"),
             ("Backspace", "remove the last leg"),
             ("Esc", "cancel the tool / path / selection"),
+            ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_PATH} first)"),
             ("E", "end this step (pass)"),
             ("C", "Take Cover"),
             ("S", "shoot: then click the target"),
