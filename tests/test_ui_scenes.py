@@ -606,3 +606,29 @@ def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, 
     assert load_replay(str(tmp_path / "out.json")).play().hash() == scene.game.hash()
     assert load_replay("skirmish-save.json").play().hash() == scene.game.hash()
     assert "saved" in menu.message
+
+
+def test_ui_replay_footer_speaks_and_complaints_clear(app, default_setup):
+    """UX review 20/21/12: the footer tells the action in the log's words (no repr), help keys are
+    words, and a bad turn number stops showing once the viewer moves on."""
+    scenario, troupes, options = default_setup
+    scenario = scenario.model_copy(update={"turns": 1})
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=["heuristic", "heuristic"])
+    play_out(game, seat_bots(game, ["heuristic", "heuristic"]))
+    rep = Replay(
+        scenario, troupes, options, SEED, ["heuristic", "heuristic"], list(game.history), game.hash()
+    )
+    scene = ReplayScene(app, rep)
+    app.push(scene)
+    scene.simulate_all()
+    i = next(k for k, a in enumerate(rep.actions) if isinstance(a, Move))
+    scene.goto(i + 1)
+    app.frame()
+    f = scene.frames[scene.index]
+    words = scene.step_words(scene.frames[scene.index - 1].log_len, f.log_len)
+    assert "Move(" not in words and " moves " in words
+    assert not any("→" in k or "←" in k for k, _ in scene.help_lines())
+    scene.jump("t5")
+    assert scene.notice and not scene.error
+    post_and_frame(app, key(pygame.K_END))
+    assert scene.notice == ""

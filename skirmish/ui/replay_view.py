@@ -57,6 +57,8 @@ class ReplayScene(Scene):
         self.view_game = replay.new_game(record_log=False)
         self.frames: list[Frame] = [self._frame()]
         self.error = ""
+        self.notice = ""
+        """A complaint about the viewer's own input (a bad turn number), cleared by the next step."""
         self.index = 0
         self.playing = False
         self.rate = 1
@@ -124,6 +126,7 @@ class ReplayScene(Scene):
 
     # ------------------------------------------------------------------ navigation
     def goto(self, index: int) -> None:
+        self.notice = ""  # a navigation that worked clears the last complaint (UX review 12)
         if index > self.ready:
             while self.ready < min(index, self.total) and not self.error:
                 self.simulate(1.0)
@@ -152,7 +155,7 @@ class ReplayScene(Scene):
         try:
             self.goto(self.turn_start(int(text.strip())))
         except ValueError:
-            self.error = f"not a turn number: {text!r}"
+            self.notice = f"not a turn number: {text!r}"
 
     def handle(self, event: pygame.event.Event) -> None:
         if self.prompt is not None and self.prompt.handle(event):
@@ -261,6 +264,7 @@ class ReplayScene(Scene):
         surf.blit(self.static.get(self.view, g, self.text), self.board_rect.topleft)
         prev = self.frames[self.index - 1].log_len if self.index > 0 else 0
         involved = frozenset(m for e in self.sim.log[prev : f.log_len] for m in e.models)
+        self.draw_trails(surf, prev, f.log_len)
         draw_models(
             surf,
             self.view,
@@ -311,12 +315,12 @@ class ReplayScene(Scene):
         x = 12
         for b in self.buttons:
             x = draw_button(surf, self.text, b, x, 62, 15).right + 6
-        if self.error:
-            surf.blit(self.text.render(self.error, 16, theme.TEXT_BAD), (x + 10, 66))
+        if self.error or self.notice:
+            surf.blit(self.text.render(self.error or self.notice, 16, theme.TEXT_BAD), (x + 10, 66))
         # this step's action and dice
         pygame.draw.rect(surf, theme.PANEL, self.step_rect)
-        act = repr(self.replay.actions[self.index - 1]) if self.index > 0 else "(start: deployment)"
-        surf.blit(self.text.render(act, 15, theme.TEXT_DIM), (self.step_rect.x + 10, self.step_rect.y + 4))
+        act = self.step_words(prev, f.log_len)
+        surf.blit(self.text.render(act, 15, theme.TEXT), (self.step_rect.x + 10, self.step_rect.y + 4))
         dx = self.step_rect.x + 10
         dy = self.step_rect.y + 8 + self.text.line_height(15)
         for e in self.sim.log[prev : f.log_len]:
@@ -338,10 +342,33 @@ class ReplayScene(Scene):
         if self.show_help:
             draw_help(surf, self.text, "Replay", self.help_lines())
 
+    def step_words(self, start: int, end: int) -> str:
+        """The shown action in the log's own words ("Sokka moves 6.0" (of 6")"), not its repr."""
+        if self.index == 0:
+            return "Start: deployment"
+        texts = [e.text for e in self.sim.log[start:end] if e.kind not in ("turn", "ap_roll")]
+        texts = texts or [e.text for e in self.sim.log[start:end]]
+        words = f"Action {self.index}: " + (" · ".join(texts) if texts else "(nothing logged)")
+        room = self.step_rect.w - 20
+        lines = self.text.wrap(words, 15, room)
+        return lines[0] + (" …" if len(lines) > 1 else "")
+
+    def draw_trails(self, surf: pygame.Surface, start: int, end: int) -> None:
+        """The path of every model that moved in the shown action, with a dot where it ended."""
+        for e in self.sim.log[start:end]:
+            path = e.data.get("path") if e.data else None
+            if not path or len(path) < 2:
+                continue
+            pts = [self.view.to_screen(float(p[0]), float(p[1])) for p in path]
+            pygame.draw.lines(surf, (20, 20, 20), False, pts, 5)
+            pygame.draw.lines(surf, theme.ACCENT, False, pts, 3)
+            pygame.draw.circle(surf, theme.ACCENT, pts[0], 4)
+
     def help_lines(self) -> list[tuple[str, str]]:
         return [
-            ("→ / ←", "one action forward / back"),
-            ("Shift+→/←, PgDn/PgUp", "next / previous turn"),
+            ("Right / Left", "one action forward / back"),
+            ("Shift+Right / Shift+Left", "next / previous turn"),
+            ("PgDn / PgUp", "next / previous turn"),
             ("Home / End", "start / end of the game"),
             ("T", "jump to a turn"),
             ("Space", "play / pause"),

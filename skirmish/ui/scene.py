@@ -104,7 +104,10 @@ def draw_help(surf: pygame.Surface, text: TextCache, title: str, lines: list[tup
     lh = text.line_height(17) + 2
     cols = 2 if len(lines) > 18 else 1
     per = (len(lines) + cols - 1) // cols
-    col_w = min(560, (w - 80) // cols)
+    # the key column is as wide as its widest key, so long keys never run into the words
+    key_w = max((text.size(k, 17, True)[0] for k, _ in lines), default=100) + 16
+    words_w = max((text.size(v, 17)[0] for _, v in lines), default=200)
+    col_w = min(key_w + words_w + 24, (w - 80) // cols)
     box = pygame.Rect(0, 0, col_w * cols + 40, per * lh + 80)
     box.center = (w // 2, h // 2)
     draw_panel(surf, box)
@@ -116,7 +119,7 @@ def draw_help(surf: pygame.Surface, text: TextCache, title: str, lines: list[tup
         x = box.x + 20 + c * col_w
         y = box.y + 50 + r * lh
         surf.blit(text.render(key, 17, theme.ACCENT, bold=True), (x, y))
-        surf.blit(text.render(words, 17, theme.TEXT), (x + 130, y))
+        surf.blit(text.render(words, 17, theme.TEXT), (x + key_w, y))
 
 
 class TextPrompt:
