@@ -632,3 +632,22 @@ def test_ui_replay_footer_speaks_and_complaints_clear(app, default_setup):
     assert scene.notice and not scene.error
     post_and_frame(app, key(pygame.K_END))
     assert scene.notice == ""
+
+
+def test_ui_r_p4_ability_menu_reasons_are_plain_words(app, default_setup):
+    """UX review 10/22: passive, reaction and ranged abilities say how they are used; terrain ids in
+    refusals read as words."""
+    scene = battle_after_deploy(app, default_setup)
+    reasons = {}
+    for mid in ("p0.sokka", "p0.aang", "p0.toph"):
+        scene.selected = mid
+        scene.open_ability_menu()
+        reasons.update({label: why for label, action, why in scene.menu_items if action is None})
+    assert reasons["Boomerang Throw (1 AP)"].startswith("a ranged attack")
+    assert reasons["Air Shield (1 AP)"].startswith("reaction")
+    assert reasons["Seismic Sense (0 AP)"].startswith("passive")
+    assert not any("works by itself" in w for w in reasons.values())
+    assert (
+        scene.named("crosses impassable terrain (`earth_wall_1`)")
+        == "crosses impassable terrain (earth wall 1)"
+    )

@@ -392,7 +392,9 @@ class BattleScene(Scene):
             i = int(m.group(1))
             return models[i].name if 0 <= i < len(models) else m.group(0)
 
-        return re.sub(r"(?:enemy )?model (\d+)", sub, words)
+        words = re.sub(r"(?:enemy )?model (\d+)", sub, words)
+        # terrain ids in backticks (`earth_wall_1`) read as words: "earth wall 1"
+        return re.sub(r"`([A-Za-z0-9_]+)`", lambda m: m.group(1).replace("_", " "), words)
 
     def clear_path(self) -> None:
         self.path = []
@@ -548,15 +550,20 @@ class BattleScene(Scene):
                 for it in items
                 if isinstance(it[1], UseAbility)
             ):
-                why = "not now" if ab.timing.value else ""
-                if m.ap < ab.ap_cost:
+                if ab.timing.value == "reaction":
+                    why = f"reaction — offered when an enemy shoots at {m.name}"
+                elif ab.effect == "ranged_attack":
+                    why = "a ranged attack — Shoot (S) in the shooting step; W picks it"
+                elif ab.effect == "distraction":
+                    why = "Advances step: drag a path to slip out of a melee"
+                elif ab.timing.value == "passive" or ab.effect not in abilities.ACTIVE_EFFECTS:
+                    why = "passive — applies automatically when it matters"
+                elif m.ap < ab.ap_cost:
                     why = f"needs {ab.ap_cost} AP, has {m.ap}"
                 elif m.buffs.get(f"used:{ab.name}"):
                     why = "used this turn"
-                elif abilities.TIMING_STEP.get(ab.timing.value) != self.s.step:
-                    why = f"used in the {ab.timing.value} step"
-                elif ab.effect not in abilities.ACTIVE_EFFECTS:
-                    why = "works by itself"
+                elif (step := abilities.TIMING_STEP.get(ab.timing.value)) != self.s.step:
+                    why = f"used in the {SPECS[step].title if step in SPECS else ab.timing.value} step"
                 else:
                     why = "no target in reach"
                 items.append((f"{ab.title} ({ab.ap_cost} AP)", None, why))
@@ -593,7 +600,9 @@ class BattleScene(Scene):
             return
         label, action, extra = self.menu_items[k]
         if action is None:
-            self.say(f"{label}: {extra}", bad=True)
+            self.say(
+                f"{label}: {extra}", bad=not extra.startswith(("passive", "reaction", "a ranged", "Adv"))
+            )
             return
         if extra == "place":
             assert isinstance(action, UseAbility)
