@@ -489,6 +489,7 @@ def draw_models(
         if m.id in marks.dimmed:
             fill = tuple(int(c * 0.5) for c in fill)
         pygame.draw.circle(surf, fill, (cx, cy), r)
+        pygame.draw.circle(surf, (25, 25, 30), (cx, cy), r + 1, 1)  # dark edge: pale bases on pale ground
         _ring(surf, colour, (cx, cy), r, max(2, int(r * 0.28)), theme.SIDE_PATTERNS[m.player % 8])
         # initials inside the base at every zoom, so a disc is never anonymous
         initials = names.get(m.id, (m.name, m.name, m.name[:2]))[2]

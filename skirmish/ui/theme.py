@@ -16,6 +16,9 @@ import pygame
 
 Colour = tuple[int, int, int]
 
+MIN_FONT_PX = 11
+"""No text below this, however small the window (UX review 17: 7 px text at 900x600)."""
+
 BG: Colour = (28, 30, 36)
 PANEL: Colour = (40, 43, 52)
 PANEL_EDGE: Colour = (86, 92, 110)
@@ -97,7 +100,7 @@ class TextCache:
         self.renders = 0
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
-        px = max(8, round(size * self.scale))
+        px = max(MIN_FONT_PX, round(size * self.scale))
         key = (px, bold)
         f = self._fonts.get(key)
         if f is None:
