@@ -162,8 +162,9 @@ def outcome_toast(
             pairs.append((e.models[0], e.models[1]))
         if e.kind == "shot_wasted":
             floats.append((e.models[1], "wasted", NO_EFFECT))
-        elif e.kind == "shot" and e.text.rstrip().endswith("dodged"):
-            floats.append((e.models[1], "dodged", NO_EFFECT))
+        elif e.kind == "shot" and len(e.models) >= 2 and not ({"save", "wound", "ko"} & set(kinds)):
+            if not ({"reaction", "offer"} & set(kinds)):
+                floats.append((e.models[1], "dodged", NO_EFFECT))
         elif e.kind == "save":
             floats.append((who, "saved", NO_EFFECT))
         elif e.kind == "wound":
@@ -187,7 +188,8 @@ def outcome_toast(
     elif "save" in kinds:
         headline, colour = "Hit — but saved", NO_EFFECT
     elif "shot" in kinds:
-        dodged = any(e.kind == "shot" and e.text.rstrip().endswith("dodged") for e in events)
+        # a hit is always followed by a save or a wound; judge by the kinds, not by the wording
+        dodged = not ({"save", "wound", "ko", "reaction", "offer"} & set(kinds))
         headline, colour = ("Dodged — no hit", NO_EFFECT) if dodged else ("Hit", HIT)
     elif "perception" in kinds and any("fails" in e.text for e in events):
         headline, colour = "Perception test failed — the target stays hidden", NO_EFFECT
