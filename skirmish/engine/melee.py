@@ -103,7 +103,7 @@ def resolve_melee(game: Game) -> None:
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
         game.emit(
             "melee",
-            "Melee — " + " | ".join(lines) + " → " + ", ".join(outcome),
+            "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
             tuple(s.models[i].id for i in group),
             rolls_from=start,
         )
