@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from skirmish.battlefield.measure import CONTACT
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
-from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, Move, React, Shoot, TakeCover
+from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
 from skirmish.engine.game import Game
 from skirmish.engine.melee import melee_score
 from skirmish.engine.state import ModelState, melee_weapon
@@ -465,10 +464,3 @@ class HeuristicBot:
         if not acts:
             return None
         return acts[0]
-
-
-def _unused(*_: object) -> None:
-    return None
-
-
-__all__ = ["HeuristicBot", "CONTACT", "Move"]

@@ -19,10 +19,6 @@ if TYPE_CHECKING:
     from skirmish.engine.game import Game
 
 
-def begin_charges(game: Game) -> None:
-    return None
-
-
 def can_charge(game: Game, m: ModelState) -> bool:
     return (
         m.active

@@ -20,10 +20,6 @@ if TYPE_CHECKING:
 DISTRACTION_MOVE = 6.0
 
 
-def begin_advances(game: Game) -> None:
-    return None
-
-
 def can_advance(game: Game, m: ModelState) -> bool:
     return (
         m.active

@@ -596,10 +596,8 @@ _BEGIN: dict[str, Callable[[Game], None]] = {
     "take_cover": movement.end_glides,
     "shooting": shooting.begin_shooting,
     "ranged_casualties": shooting.remove_casualties,
-    "charges": charges.begin_charges,
     "melee": melee.resolve_melee,
     "melee_casualties": melee.remove_casualties,
-    "advances": end_phase.begin_advances,
     "scoring": end_phase.tally,
     "turn_end": end_phase.turn_end,
 }
