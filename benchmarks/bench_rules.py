@@ -14,7 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from skirmish.data.catalogue import content_root
+
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 RUNS = 5
 
 
@@ -51,7 +54,7 @@ def _profile_rate() -> float:
 
     from skirmish.data.troupe import Profile
 
-    data = tomllib.loads((ROOT / "troupes" / "team_avatar.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((CONTENT / "troupes" / "team_avatar.toml").read_text(encoding="utf-8"))
     profiles = [entry["profile"] for entry in data["models"]]
     batch = profiles * (2000 // len(profiles) + 1)
 

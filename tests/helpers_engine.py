@@ -17,6 +17,7 @@ import pytest
 import shapely
 
 from skirmish.battlefield.measure import edge_distances
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario, load_troupe
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -31,8 +32,9 @@ OVERLAP_TOLERANCE = 1e-3
 """Inches two bases may interpenetrate before it counts as overlap (float noise of contact)."""
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "scenarios"
-TROUPES = ROOT / "troupes"
+CONTENT = content_root()
+SCENARIOS = CONTENT / "scenarios"
+TROUPES = CONTENT / "troupes"
 
 Point = tuple[float, float]
 

@@ -16,15 +16,17 @@ from skirmish.battlefield.measure import (
     truncate_path,
 )
 from skirmish.battlefield.table import Table
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario
 from skirmish.data.scenario import Cover, Terrain
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 @pytest.fixture(scope="module")
 def table() -> Table:
-    return Table.from_scenario(load_scenario(ROOT / "scenarios" / "open_battle.toml"))
+    return Table.from_scenario(load_scenario(CONTENT / "scenarios" / "open_battle.toml"))
 
 
 def test_r_b1_pieces_carry_cover_sight_passability_and_height(table: Table) -> None:
@@ -36,8 +38,8 @@ def test_r_b1_pieces_carry_cover_sight_passability_and_height(table: Table) -> N
 
 
 def test_r_b1_table_is_cached_per_scenario() -> None:
-    s = load_scenario(ROOT / "scenarios" / "open_battle.toml")
-    again = load_scenario(ROOT / "scenarios" / "open_battle.toml")
+    s = load_scenario(CONTENT / "scenarios" / "open_battle.toml")
+    again = load_scenario(CONTENT / "scenarios" / "open_battle.toml")
     assert Table.from_scenario(s) is Table.from_scenario(s) is Table.from_scenario(again)
 
 

@@ -21,14 +21,16 @@ from skirmish.battlefield.paths import (
 )
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 @pytest.fixture(scope="module")
 def table() -> Table:
-    return Table.from_scenario(load_scenario(ROOT / "scenarios" / "open_battle.toml"))
+    return Table.from_scenario(load_scenario(CONTENT / "scenarios" / "open_battle.toml"))
 
 
 # Mover south of the standing stone (22..25 x 12..15), an enemy north of it, a friend aside.

@@ -15,14 +15,16 @@ from skirmish.battlefield.paths import check_path
 from skirmish.battlefield.physics import drag_to, push, segment_query_all
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 @pytest.fixture(scope="module")
 def table() -> Table:
-    return Table.from_scenario(load_scenario(ROOT / "scenarios" / "open_battle.toml"))
+    return Table.from_scenario(load_scenario(CONTENT / "scenarios" / "open_battle.toml"))
 
 
 XY = np.array([[23.5, 10.0], [23.5, 7.0], [30.0, 30.0]])

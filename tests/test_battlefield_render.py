@@ -7,9 +7,11 @@ from pathlib import Path
 import numpy as np
 
 from skirmish.cli.main import main
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 def test_r_b1_board_png_draws_terrain_and_bases(tmp_path: Path) -> None:
@@ -18,7 +20,7 @@ def test_r_b1_board_png_draws_terrain_and_bases(tmp_path: Path) -> None:
     from skirmish.ui.board_png import render_board
 
     out = tmp_path / "b.png"
-    s = load_scenario(ROOT / "scenarios" / "open_battle.toml")
+    s = load_scenario(CONTENT / "scenarios" / "open_battle.toml")
     render_board(
         s,
         np.array([[10.0, 10.0]]),

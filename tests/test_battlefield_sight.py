@@ -12,14 +12,16 @@ from hypothesis import strategies as st
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.sight import sight_evidence, sight_pairs, sight_table, sight_table_update
 from skirmish.battlefield.table import Table
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 @pytest.fixture(scope="module")
 def table() -> Table:
-    return Table.from_scenario(load_scenario(ROOT / "scenarios" / "open_battle.toml"))
+    return Table.from_scenario(load_scenario(CONTENT / "scenarios" / "open_battle.toml"))
 
 
 def _pair(

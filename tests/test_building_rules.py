@@ -16,12 +16,13 @@ import pytest
 
 from skirmish.cli.main import main
 from skirmish.data.building import POINTS_PER_HERO, building_problems, cost_breakdown, hero_allowance
-from skirmish.data.catalogue import find_troupe
+from skirmish.data.catalogue import content_root, find_troupe
 from skirmish.data.loader import load_troupe_data
 
 ROOT = Path(__file__).resolve().parents[1]
-GARRISON = ROOT / "troupes" / "custom_ba_sing_se_garrison.toml"
-HUNTERS = ROOT / "troupes" / "custom_bounty_hunters.toml"
+CONTENT = content_root()
+GARRISON = CONTENT / "troupes" / "custom_ba_sing_se_garrison.toml"
+HUNTERS = CONTENT / "troupes" / "custom_bounty_hunters.toml"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -87,7 +88,7 @@ def test_b_points_over_the_limit_is_refused_by_how_much(
 
 def test_b_points_needs_a_limit_and_heroic_troupes_skip_it(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(
-        ["validate", "--points-limit", "100", str(ROOT / "troupes" / "team_avatar.toml")], capsys
+        ["validate", "--points-limit", "100", str(CONTENT / "troupes" / "team_avatar.toml")], capsys
     )
     assert code == 0, err
     troupe = find_troupe(str(GARRISON))
@@ -156,7 +157,7 @@ def test_b_unique_a_named_character_twice_is_refused(
 
 
 def test_b_unique_also_binds_heroic_troupes_and_catches_a_second_profile(tmp_path: Path) -> None:
-    data = tomllib.loads((ROOT / "troupes" / "zuko_hunting_party.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((CONTENT / "troupes" / "zuko_hunting_party.toml").read_text(encoding="utf-8"))
     twin = copy.deepcopy(data["models"][0])
     twin["profile"]["name"] = "zuko_again"
     data["models"].append(twin)

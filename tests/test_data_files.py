@@ -17,12 +17,14 @@ from pathlib import Path
 import pytest
 
 from skirmish.cli.main import main
+from skirmish.data.catalogue import content_root
 from skirmish.data.errors import DataError
 from skirmish.data.loader import MAX_FILE_BYTES, load_scenario, load_toml_file, load_troupe
 
 ROOT = Path(__file__).resolve().parents[1]
-TROUPE = ROOT / "troupes" / "team_avatar.toml"
-SCENARIO = ROOT / "scenarios" / "open_battle.toml"
+CONTENT = content_root()
+TROUPE = CONTENT / "troupes" / "team_avatar.toml"
+SCENARIO = CONTENT / "scenarios" / "open_battle.toml"
 
 
 def _validate(paths: list[Path], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -51,7 +53,7 @@ def _problem_lines(err: str) -> list[str]:
 
 
 def test_r_p1_every_shipped_troupe_and_scenario_validates(capsys: pytest.CaptureFixture[str]) -> None:
-    files = sorted((ROOT / "troupes").glob("*.toml")) + sorted((ROOT / "scenarios").glob("*.toml"))
+    files = sorted((CONTENT / "troupes").glob("*.toml")) + sorted((CONTENT / "scenarios").glob("*.toml"))
     assert TROUPE in files and SCENARIO in files
     code, out, err = _validate(files, capsys)
     assert code == 0, err

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from skirmish.data.catalogue import content_root
 from skirmish.data.errors import DataError
 from skirmish.data.loader import load_troupe, standard_armoury
 from skirmish.data.troupe import Profile
@@ -32,12 +33,13 @@ from skirmish.rules.dice import Dice, ForcedDiceExhausted
 from skirmish.rules.modifiers import Modifier
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 
 
 def _shipped_profiles() -> list[Profile]:
     """Every profile of every shipped troupe file, in file order."""
     out: list[Profile] = []
-    for path in sorted((ROOT / "troupes").glob("*.toml")):
+    for path in sorted((CONTENT / "troupes").glob("*.toml")):
         try:
             out.extend(entry.profile for entry in load_troupe(path).models)
         except DataError:  # a file being edited elsewhere; the data tests report it
@@ -56,7 +58,7 @@ def _find(pred: Callable[[Profile], bool]) -> Profile:
 def _troupe_items(kind: str) -> dict[str, Any]:
     """Troupe-specific armour or shields of the shipped troupes, by name."""
     items: dict[str, Any] = {}
-    for path in sorted((ROOT / "troupes").glob("*.toml")):
+    for path in sorted((CONTENT / "troupes").glob("*.toml")):
         try:
             items.update({item.name: item for item in getattr(load_troupe(path).armoury, kind)})
         except DataError:

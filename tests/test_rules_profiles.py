@@ -8,11 +8,13 @@ import pytest
 from pydantic import ValidationError
 
 from skirmish.data.armoury import Ability, Timing, Weapon, WeaponKind
+from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_troupe, standard_armoury, troupe_armoury
 from skirmish.data.troupe import Profile
 from skirmish.rules.odds import shot_odds
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTENT = content_root()
 MINIMAL = dict(name="w", title="W", move=6, ap=1, ranged=1, dodge=1, hp=1, perception=3, points=5)
 
 
@@ -43,7 +45,7 @@ def test_r_p1_profile_has_every_characteristic_with_seed_defaults() -> None:
 
 
 def test_r_p1_shipped_profiles_are_playable() -> None:
-    troupe = load_troupe(ROOT / "troupes" / "team_avatar.toml")
+    troupe = load_troupe(CONTENT / "troupes" / "team_avatar.toml")
     for entry in troupe.models:
         p = entry.profile
         assert p.hp >= 1 and 0 <= p.perception <= 6 and p.move >= 0
@@ -77,7 +79,7 @@ def test_r_p2_standard_armour_and_shield_saves() -> None:
 
 
 def test_r_p2_troupes_may_add_their_own_armour() -> None:
-    for path in sorted((ROOT / "troupes").glob("*.toml")):
+    for path in sorted((CONTENT / "troupes").glob("*.toml")):
         troupe = load_troupe(path)
         merged = troupe_armoury(troupe).armour_by_name()
         for item in troupe.armoury.armour:

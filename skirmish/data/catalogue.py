@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 from skirmish.data.errors import DataError, Problem
@@ -14,11 +15,15 @@ DEFAULT_SCENARIO = "open_battle"
 
 
 def content_root() -> Path:
-    """The folder holding `troupes/` and `scenarios/`: `$SKIRMISH_CONTENT`, else the source tree."""
+    """The folder holding `troupes/` and `scenarios/`: `$SKIRMISH_CONTENT`, else the package's own.
+
+    The shipped content lives inside the package (`skirmish/content/`) so a wheel, an sdist and an
+    editable install all see the same files; `importlib.resources` finds it wherever it is installed.
+    """
     env = os.environ.get("SKIRMISH_CONTENT")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2]
+    return Path(str(resources.files("skirmish.content")))
 
 
 def _folder(kind: str) -> Path:

@@ -1,6 +1,6 @@
 """Campaigns: the Pursuit played as chapters in order (the Boxes of Aang's Destiny).
 
-A campaign file (`scenarios/campaign/*.toml`, strictly validated) names a base scenario — a
+A campaign file (`skirmish/content/scenarios/campaign/*.toml`, strictly validated) names a base scenario — a
 Pursuit — and its chapters in story order. Each chapter may override the scenario's `special` keys
 (Tracking length, deck, adversary abilities, objectives...) and its turn limit, and grants rewards
 when won: a hero's stat raised or an ability learnt, carried into every later chapter (the seed's
