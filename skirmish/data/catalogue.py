@@ -36,6 +36,26 @@ def shipped(kind: str) -> list[Path]:
     return sorted(folder.glob("*.toml")) if folder.is_dir() else []
 
 
+def user_files(kind: str) -> list[Path]:
+    """The user's own files of `kind` in the per-user data folder (`skirmish list` shows them after
+    the shipped ones), sorted by name; a name a shipped file already has is left out, so a user file
+    can never change what a shipped name means (golden replays, scenario defaults)."""
+    from skirmish.data.userdirs import user_content
+
+    folder = user_content(kind)
+    if not folder.is_dir():
+        return []
+    taken = {p.stem for p in shipped(kind)}
+    return [p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file()]
+
+
+def searched(kind: str) -> list[Path]:
+    """The folders a name of `kind` is looked up in, in order (for messages)."""
+    from skirmish.data.userdirs import user_content
+
+    return [_folder(kind), user_content(kind)]
+
+
 def resolve(kind: str, name_or_path: str) -> Path:
     """A shipped name (`team_avatar`) or a path to a file; `DataError` if neither exists."""
     p = Path(name_or_path)
@@ -46,9 +66,12 @@ def resolve(kind: str, name_or_path: str) -> Path:
     candidate = _folder(kind) / f"{name_or_path}.toml"
     if candidate.is_file():
         return candidate
+    for mine in user_files(kind):
+        if mine.stem == name_or_path:
+            return mine
     if p.exists():
         return p
-    names = ", ".join(f.stem for f in shipped(kind))
+    names = ", ".join(f.stem for f in [*shipped(kind), *user_files(kind)])
     singular = kind.rstrip("s")
     raise DataError([Problem(name_or_path, "", f"no {singular} of that name (known: {names})")])
 
