@@ -355,7 +355,9 @@ def test_troupes_cmd(
 @app.command("campaign")
 def campaign_cmd(
     action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
-    file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
+    file: Annotated[
+        str | None, typer.Option("--file", help="Save file (default: campaign.json in the data folder).")
+    ] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
     bots: Annotated[Policy | None, typer.Option("--bots", help="Heroes played by this bot policy.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
