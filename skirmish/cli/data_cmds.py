@@ -190,9 +190,36 @@ def list_items(kind: str) -> list[dict[str, str]]:
     return items
 
 
+def folder_items() -> list[dict[str, str]]:
+    """Where content is read from and where files are written by default (`skirmish list folders`)."""
+    from skirmish.data.catalogue import content_root
+    from skirmish.data.userdirs import data_dir, user_content
+
+    root = content_root()
+    data = data_dir()
+    rows = [
+        ("shipped_troupes", root / "troupes", "troupes shipped with the program"),
+        ("shipped_scenarios", root / "scenarios", "scenarios shipped with the program"),
+        ("user_troupes", user_content("troupes"), "your own troupes, listed after the shipped ones"),
+        ("user_scenarios", user_content("scenarios"), "your own scenarios, listed after the shipped ones"),
+        ("saves", data / "saves", "quick-saves of the window (Ctrl+S, leaving a battle)"),
+        ("replays", data / "replays", "end-of-game replays saved without a --replay path"),
+        ("screenshots", data / "screenshots", "board pictures taken with F12"),
+        ("campaign_save", data / "campaign.json", "the campaign save without --file"),
+    ]
+    return [{"name": n, "path": str(p), "description": d} for n, p, d in rows]
+
+
 def list_kind(kind: str, json_out: bool = False) -> None:
+    if kind == "folders":
+        folders = folder_items()
+        if json_out:
+            print(json.dumps({"kind": kind, "items": folders}, indent=2, ensure_ascii=False))
+        for f in [] if json_out else folders:
+            print(f"{f['name']}\t{f['path']}\t{f['description']}")
+        return
     if kind not in ("troupes", "scenarios"):
-        raise UsageProblem(f"KIND {kind}: unknown kind (choose troupes, scenarios)")
+        raise UsageProblem(f"KIND {kind}: unknown kind (choose troupes, scenarios, folders)")
     items = list_items(kind)
     if json_out:
         print(json.dumps({"kind": kind, "items": items}, indent=2, ensure_ascii=False))

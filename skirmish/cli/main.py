@@ -32,6 +32,7 @@ class Executor(StrEnum):
 class ListKind(StrEnum):
     troupes = "troupes"
     scenarios = "scenarios"
+    folders = "folders"
 
 
 class SchemaKind(StrEnum):
