@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from importlib import resources
 from pathlib import Path
@@ -23,7 +24,34 @@ def content_root() -> Path:
     env = os.environ.get("SKIRMISH_CONTENT")
     if env:
         return Path(env)
-    return Path(str(resources.files("skirmish.content")))
+    root = resources.files("skirmish.content")
+    if isinstance(root, Path) or Path(str(root)).is_dir():
+        return Path(str(root))
+    return _unpacked(str(root))
+
+
+@functools.cache
+def _unpacked(where: str) -> Path:
+    """The shipped content copied out of a zipped install (a wheel or zip on `sys.path`), once per
+    process: the loaders and `glob` need real files. Removed again when the process ends."""
+    import atexit
+    import shutil
+    import tempfile
+    from importlib.resources.abc import Traversable
+
+    target = Path(tempfile.mkdtemp(prefix="skirmish-content-"))
+    atexit.register(shutil.rmtree, target, ignore_errors=True)
+
+    def copy(node: Traversable, dest: Path) -> None:
+        for child in node.iterdir():
+            if child.is_dir():
+                (dest / child.name).mkdir()
+                copy(child, dest / child.name)
+            elif child.name.endswith(".toml"):
+                (dest / child.name).write_bytes(child.read_bytes())
+
+    copy(resources.files("skirmish.content"), target)
+    return target
 
 
 def _folder(kind: str) -> Path:
