@@ -16,11 +16,12 @@ from typing import IO, Any
 from skirmish.cli.errors import UsageProblem, nonempty, output_path, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.scenario import BOT_POLICIES
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 512
 MAX_ROUND_ROBIN = 16
-POLICIES = ("heuristic", "random")
+POLICIES = BOT_POLICIES
 
 
 def _check_flags(
