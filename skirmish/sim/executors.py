@@ -198,7 +198,7 @@ def _security(scheduler: str) -> Any:
     """TLS settings for a `tls://` scheduler from the Dask config; `ExecutorUnavailable` without them."""
     from distributed import Security
 
-    security = Security()
+    security: Any = Security()  # its TLS attributes are set from the Dask config at run time
     if not (security.tls_ca_file and security.tls_client_cert):
         raise ExecutorUnavailable(
             f"--scheduler {scheduler}: a tls:// scheduler needs certificates: set "
