@@ -327,6 +327,14 @@ def test_troupes_cmd(
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
     ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Results file (JSONL) kept as the run goes; if it holds an interrupted run of the "
+            "same command, only the games it lacks are played.",
+        ),
+    ] = None,
 ) -> None:
     """Troupe testing: N bot games of A v B, sides swapped every other game, with honest statistics."""
     from skirmish.cli.sim_cmds import run_test_troupes
@@ -350,6 +358,7 @@ def test_troupes_cmd(
         option or [],
         bots.value,
         save_replays,
+        resume,
     )
 
 

@@ -10,8 +10,9 @@ from skirmish.cli.errors import UsageProblem, output_path, write_output, write_r
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
+from skirmish.data.scenario import BOT_POLICIES
 
-POLICIES = ("heuristic", "random")
+POLICIES = BOT_POLICIES
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
@@ -142,12 +143,19 @@ def deployment_problem(scenario, source: str, exc: ValueError) -> DataError:
 
 def new_game(scenario, troupes: list, source: str, **kwargs):
     """A `Game`, with a deployment zone too small for its troupe reported as bad input (exit 2)."""
+    from skirmish.data.loader import game_size_problems
     from skirmish.engine.game import Game
 
+    too_big = game_size_problems(troupes, source)
+    if too_big:
+        raise DataError(too_big)
     try:
         return Game(scenario, troupes, **kwargs)
-    except DataError:
-        raise
+    except DataError as exc:
+        # The scenario rules name problems of `special.*` by the scenario's name: name its file.
+        raise DataError(
+            [Problem(source if p.file == scenario.name else p.file, p.field, p.message) for p in exc.problems]
+        ) from None
     except ValueError as exc:
         if "deployment zone" not in str(exc):
             raise

@@ -13,19 +13,15 @@ signature). Version 1 files (the golden replays) are still read; they carry no d
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import hashlib
 import json
-import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, ValidationError
 
+from skirmish.data.atomic import write_atomic
 from skirmish.data.base import Strict
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.loader import check_scenario_geometry, check_troupe_references, validation_problems
@@ -207,60 +203,6 @@ def digest_problems(rep: Replay) -> list[Problem]:
 
 def dumps(game: Game) -> str:
     return json.dumps(replay_of(game), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-
-
-def _umask() -> int:
-    """The process umask, read without changing it where Linux allows (`os.umask` sets it to read it)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a whole file so a crash never leaves half of it: a temporary file in the same folder, then
-    an atomic rename.
-
-    Only a regular file (or a new one) is replaced that way. A symlink is followed and its target
-    replaced, so the link survives; a device or FIFO (`/dev/null`, `/dev/full`, a named pipe) is
-    written in place, never swapped for a regular file, so its errors surface as `OSError`. A new
-    file gets the usual mode 0o666 & ~umask (mkstemp's 0o600 would hide saves from other users); a
-    replaced file keeps its mode.
-    """
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    p = Path(path)
-    if p.is_symlink():
-        try:
-            p = p.resolve()
-        except RuntimeError:  # a symlink loop (Python 3.11 reports it this way)
-            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
-    try:
-        st: os.stat_result | None = p.stat()
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(p, "wb") as fh:
-            fh.write(raw)
-        return
-    mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
-    folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), mode)
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def save_game(game: Game, path: str | Path) -> None:
