@@ -341,3 +341,37 @@ def test_a_version_2_replay_without_its_digest_is_refused(duel_replay: dict, tmp
 def test_the_digest_ignores_layout_but_not_values(duel_replay: dict) -> None:
     text = json.dumps(duel_replay, indent=4, sort_keys=False)
     assert digest_problems(load_replay_text(text, "relaid.json")) == []
+
+
+def test_the_window_writes_to_the_data_folder_when_no_path_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End-screen replay, F12 picture and quick-save: in the data folder, never the current folder."""
+    pygame = pytest.importorskip("pygame")
+    from skirmish.bots.runner import play_out, seat_bots
+    from skirmish.cli.play_cmds import setup
+    from skirmish.engine.game import Game
+    from skirmish.ui.app import App
+    from skirmish.ui.battle import BattleScene
+    from skirmish.ui.endscreen import EndScene
+
+    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    scenario, troupes, options = setup("avatar_duel", [], 1, [])
+    game = Game(scenario, troupes, seed=2, options=options, bots=["random", "random"])
+    play_out(game, seat_bots(game, ["random", "random"]))
+    app = App((1200, 800))
+    try:
+        end = EndScene(app, game)
+        end.save_replay()
+        replay = tmp_path / "data" / "replays" / "skirmish-replay-2.json"
+        assert load_replay(replay).final_hash == game.hash()
+        assert str(replay) in end.message
+        battle = BattleScene(app, game, [None, None])
+        battle.screenshot()
+        assert list((tmp_path / "data" / "screenshots").glob("skirmish-board-2-t*.png"))
+        battle.save()
+        assert (tmp_path / "data" / "saves" / "skirmish-save.json").is_file()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # nothing in the current folder
+    finally:
+        pygame.display.quit()

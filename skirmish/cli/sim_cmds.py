@@ -487,6 +487,9 @@ def run_test_troupes(
         print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
         print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+    if save_replays:
+        where = Path(save_replays).resolve()
+        print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
 
 
 def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:
