@@ -78,7 +78,8 @@ def test_pyproject_reads_the_version_from_the_package_and_is_honest() -> None:
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     deps = " ".join(project["dependencies"])
     assert "networkx" not in deps  # nothing imports it
-    assert "typer>=0.13" in deps and "pymunk>=7" in deps  # typer 0.12.5 and pymunk 6.9 crash
+    # typer 0.12.5 and pymunk 6.9 crash; pydantic 2.8.2 breaks `campaign play` (CHANGELOG 0.2.0)
+    assert "typer>=0.13" in deps and "pymunk>=7" in deps and "pydantic>=2.9" in deps
     test_extra = " ".join(project["optional-dependencies"]["test"])
     assert "dask[distributed]" in test_extra and "matplotlib" in test_extra and "ruff" not in test_extra
     assert {"ruff", "mypy", "types-shapely"} <= {
@@ -192,6 +193,16 @@ def test_default_outputs_go_to_the_data_folder(tmp_path: Path, monkeypatch: pyte
     assert default_save_path() == str(tmp_path / "d" / "campaign.json")
     with pytest.raises(ValueError, match="unknown output kind"):
         default_output("elsewhere", "x")
+
+
+def test_a_data_folder_that_cannot_be_made_is_one_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SKIRMISH_DATA", str(blocker / "data"))
+    monkeypatch.delenv("SKIRMISH_CAMPAIGN_SAVE", raising=False)
+    one_line_exit_2(["campaign", "status"], capsys, str(blocker / "data"), "cannot make the data folder")
 
 
 # ------------------------------------------------------------------ JSON outputs
