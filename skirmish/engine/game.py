@@ -28,6 +28,7 @@ from skirmish.engine import abilities, charges, deploy, end_phase, melee, moveme
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.log import Event
+from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice
@@ -121,6 +122,8 @@ class Game:
                     mid = f"p{p}.{entry.profile.name}{suffix}"
                     models.append(ModelState(mid, len(models), p, entry.profile, hp=entry.profile.hp))
                     radii.append(entry.profile.base / 2)
+        for m, label in zip(models, display_names(models, [pl.name for pl in players]), strict=True):
+            m.label = label
         n = len(models)
         return GameState(
             models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float), order=list(range(len(players)))
