@@ -30,6 +30,7 @@ from skirmish.engine.errors import IllegalAction
 from skirmish.engine.log import Event
 from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
+from skirmish.engine.skips import note_skip
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice
 
@@ -501,6 +502,8 @@ class Game:
                     p = s.order[s.active_index]
                     if not s.players[p].done and self._has_options(p):
                         return
+                    if not s.players[p].done:
+                        note_skip(self, p)
                     s.players[p].done = True
                     s.active_index += 1
             self._next_step()
