@@ -292,6 +292,27 @@ def campaign_cmd(
     run_campaign(action, file, campaign, bots, seed, headless, replay_out)
 
 
+@app.command("what-if")
+def what_if_cmd(
+    replay: Annotated[str, typer.Argument(help="A replay or save file (JSON).")],
+    at: Annotated[str, typer.Option("--at", help="Re-play from the position after this many actions.")],
+    games: Annotated[str, typer.Option("--games", help="How many endings to re-play.")] = "200",
+    seed: Annotated[str, typer.Option("--seed", help="Run seed: ending i rolls derive_seed(seed, i).")] = "1",
+    workers: Annotated[
+        str | None, typer.Option("--workers", help="Worker processes (default: the cores).")
+    ] = None,
+    bots: Annotated[str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")] = (
+        "heuristic"
+    ),
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Re-play the rest of a game N times with bots and fresh dice: the outcome distribution with
+    its 95% interval, next to what really happened (was it the dice or the plan?)."""
+    from skirmish.cli.whatif_cmd import what_if
+
+    what_if(replay, at, games, seed, workers, bots, json_out)
+
+
 def _bots_flag(argv: list[str]) -> list[str]:
     """`--bots` may stand alone (meaning heuristic): give it its default value before parsing.
 
