@@ -43,6 +43,7 @@ from skirmish.engine.state import ModelState, abilities_of
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
+from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.render import (
     ICON_LEGEND,
@@ -286,6 +287,11 @@ class BattleScene(Scene):
         self._banner_surface: pygame.Surface | None = None
         self._los_cache: tuple[object, list] | None = None
         self._ended = False
+        self.handover: HandOver | None = None
+        """The hand-over / turn-summary card over the table (issue 16, item 11); Enter dismisses it."""
+        self._point = TurnPoint.of(game)
+        self._guard_until = -1.0
+        self.hotseat = sum(b is None for b in self.bots) >= 2
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.layout(app.size)
         self.view.fit(tuple(self.board_rect))
@@ -450,6 +456,7 @@ class BattleScene(Scene):
             path = e.data.get("path") if e.data else None
             if path and e.models and not fast:
                 self.anims[e.models[0]] = Anim(np.asarray(path, dtype=float), self.time, ANIM_SECONDS)
+        skips = [self.named(e.text) for e in g.log[self._seen_log :] if e.kind == "skip"]
         self._seen_log = len(g.log)
         self.clear_path()
         self.mode = "idle"
@@ -457,14 +464,40 @@ class BattleScene(Scene):
         self.place_ability = None
         self._banner_key = None
         self._los_cache = None
+        if skips:  # a step that ended by itself, or that the other side had nothing to do in, is told
+            self.say(" · ".join(skips), seconds=8.0)
+        self.note_point()
         m = self.selected_model()
         if m is not None and not m.active:
             self.selected = None
         if self.s.pending is not None and not self.is_bot_turn():
             self.open_pending_menu()
 
+    def note_point(self) -> None:
+        """After any change: if the step or the player to act moved on, guard the end-step key and
+        raise the hand-over / turn-summary card (handover.py)."""
+        now = TurnPoint.of(self.game)
+        if now == self._point:
+            return
+        before, self._point = self._point, now
+        self._guard_until = self.time + END_STEP_GUARD_SECONDS
+        people = [b is None for b in self.bots]
+        card = card_for(self.game, before, now, people, hotseat=self.hotseat)
+        if card is not None:
+            self.handover = card
+            self._banner_key = None
+
+    def dismiss_card(self) -> None:
+        self.handover = None
+        self._guard_until = self.time + END_STEP_GUARD_SECONDS  # the Enter that closed it is not an E
+        self._banner_key = None
+
     def end_step(self) -> None:
         if not self.human_turn():
+            return
+        if self.time < self._guard_until:
+            title = SPECS[self.s.step].title
+            self.say(f"E ignored for a moment: {title} has just begun — press E again to end it", bad=True)
             return
         if self.s.pending is not None:
             self.say("Answer the pending decision first (1-9, or D to decline)", bad=True)
@@ -837,6 +870,12 @@ class BattleScene(Scene):
     def key(self, event: pygame.event.Event) -> None:
         k = event.key
         ctrl = bool(event.mod & pygame.KMOD_CTRL)
+        if self.handover is not None and not ctrl and k not in (pygame.K_F1, pygame.K_F12, pygame.K_g):
+            # the card takes the acting keys (so an E meant for the last step lands nowhere); saving,
+            # loading, leaving and help still work under it
+            if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_ESCAPE):
+                self.dismiss_card()
+            return
         if self.show_help:
             if k in (pygame.K_F1, pygame.K_ESCAPE, pygame.K_SLASH, pygame.K_QUESTION):
                 self.show_help = False
@@ -982,6 +1021,10 @@ class BattleScene(Scene):
 
     def mouse_down(self, event: pygame.event.Event) -> None:
         pos = event.pos
+        if self.handover is not None:
+            if event.button == 1:
+                self.dismiss_card()
+            return
         if self.show_help:
             self.show_help = False
             return
@@ -1121,7 +1164,8 @@ class BattleScene(Scene):
         if self.s.step != "deploy" and self.name == "deploy":
             self.app.replace(self.to_battle())
             return
-        if self.is_bot_turn():
+        self.note_point()
+        if self.is_bot_turn() and self.handover is None:
             self.drive_bot()
 
     def drive_bot(self) -> None:
@@ -1153,6 +1197,8 @@ class BattleScene(Scene):
         )
         scene.view = self.view
         scene.time = self.time
+        scene._guard_until = self._guard_until
+        scene.handover = self.handover
         return scene
 
     # ------------------------------------------------------------------ drawing
@@ -1213,6 +1259,8 @@ class BattleScene(Scene):
             self.draw_toast(surf)
         if self.show_legend:
             self.draw_legend(surf)
+        if self.handover is not None:
+            draw_card(surf, self.text, self.handover, self.board_rect)
         if self.show_help:
             draw_help(surf, self.text, "Battle", self.help_lines())
 
