@@ -66,6 +66,7 @@ class ReplayScene(Scene):
         self.view = BoardView(replay.scenario.board.width, replay.scenario.board.height)
         self.static = StaticLayer()
         self.log_panel = LogPanel()
+        self.log_panel.names = {m.id: m.name for m in self.sim.state.models}
         self.card = ProfileCard()
         self.hovered: str | None = None
         self.prompt: TextPrompt | None = None
@@ -119,6 +120,7 @@ class ReplayScene(Scene):
         self.log_panel.rect = pygame.Rect(
             w - side_w, self.card.rect.bottom, side_w, h - self.card.rect.bottom
         )
+        self.card.max_h = int(h - self.banner_h - 120 * s)
         if old.size != self.board_rect.size:
             self.view.fit(tuple(self.board_rect))
         else:
@@ -334,9 +336,9 @@ class ReplayScene(Scene):
             lab = self.text.render(texts[-1][:160], 14, theme.TEXT)
             surf.blit(lab, (dx + 10, dy + 2))
         hov = g.state.model(self.hovered) if self.hovered else None
-        self.card.draw(surf, self.text, g, hov)
         self.log_panel.sync(self.sim.log, self.text, upto=f.log_len)
         self.log_panel.draw(surf, self.text, self.sim.log)
+        self.card.draw(surf, self.text, g, hov)
         if self.prompt is not None:
             self.prompt.draw(surf, self.text)
         if self.show_help:

@@ -130,13 +130,18 @@ def _exchange_line(ex: dict[str, Any], name: dict[str, str]) -> str:
     return f"{head} {ARROW} {tail}"
 
 
-def melee_lines(game: Game, e: Event) -> list[str]:
-    """One line per pair of a melee event: `Katara 5 v Fire Nation Soldier 1 4 => hit, saved`."""
+def melee_lines(names: dict[str, str], e: Event) -> list[str]:
+    """One line per pair of a melee event: `Katara 5 v Fire Nation Soldier 1 4 => hit, saved`.
+
+    `names` maps model ids to display names (`names_of(game)`)."""
     exchanges = e.data.get("exchanges") if e.data else None
     if not exchanges:
         return []
-    name = {m.id: m.name for m in game.state.models}
-    return [_exchange_line(ex, name) for ex in exchanges]
+    return [_exchange_line(ex, names) for ex in exchanges]
+
+
+def names_of(game: Game) -> dict[str, str]:
+    return {m.id: m.name for m in game.state.models}
 
 
 def friends_in_melee(game: Game, charger: ModelState, target: ModelState) -> tuple[int, int]:
