@@ -112,3 +112,125 @@ def test_ui_no_handover_against_a_bot(app):
     app.frame()
     post_and_frame(app, key(pygame.K_e))
     assert scene.handover is None and not scene.hotseat
+
+
+def test_ui_r_p4_card_menu_and_shoot_button_say_what_things_do(app):
+    """Item 9: the card lists range, effect and rules text of every weapon and ability and the
+    active buffs (Avatar State's +2 Ranged); the ability menu and the Shoot button say the same."""
+    from skirmish.engine.actions import UseAbility
+
+    g = new_game("avatar_duel")
+    end_steps(g, 2)
+    scene = BattleScene(app, g, [None, None])
+    app.push(scene)
+    app.frame()
+    aang = next(m for m in g.state.models if m.player == 0)
+    scene.select(aang.id)
+    post_and_frame(app, key(pygame.K_a))
+    labels = [label for label, _, _ in scene.menu_items]
+    assert "Avatar State (3 AP: +2 Ranged this turn for itself)" in labels
+    assert any("Glowing eyes" in n for n in scene.menu_notes)  # the rules text under the entry
+    shot(app, "ability_menu")
+    post_and_frame(app, key(pygame.K_ESCAPE))
+    g.apply(UseAbility(aang.id, "avatar_state"))
+    scene.after_change()
+    app.frame()
+    lines = [w for w, _, _, _ in scene.card.lines(app.text, g, aang)]
+    assert "Active: +2 Ranged this turn" in lines
+    text = " ".join(lines)
+    assert 'Air Blast (1 AP, shooting, range 6"): pushes the target 4" away' in text
+    assert 'Air Swipe: range 8", damage 1' in text and "A gust hurls" in text
+    shot(app, "profile_card")
+    # the Shoot button names the weapon's range and effect
+    while g.state.step != "shooting":
+        g.apply(EndStep())
+    scene.after_change()
+    scene.select(aang.id)
+    shoot = next(b for b in scene.actions() if b.hotkey == "S")
+    assert '" range, damage' in shoot.label
+
+
+def _game_to_first_melee():
+    """A bot game on Hold the Zones played until its first melee has been fought."""
+    from skirmish.bots.runner import seat_bots
+
+    g = new_game("hold_the_zones", seed=2, turns=3)
+    bots = seat_bots(g, ["heuristic", "heuristic"])
+    while not any(e.kind == "melee" for e in g.log):
+        g.apply(bots[g.state.active_player].choose(g))
+    return g
+
+
+def test_ui_r_c4_one_melee_line_per_pair_with_the_breakdown_on_a_click(app):
+    """Item 10: the log and the toast give one line per pair, named with numbers; a click on the
+    entry opens every roll and modifier."""
+    g = _game_to_first_melee()
+    e = next(e for e in g.log if e.kind == "melee")
+    scene = BattleScene(app, g, [None, None])
+    app.push(scene)
+    app.frame()
+    rows = [r for r in scene.log_panel.rows if r.event == g.log.index(e)]
+    texts = [r.text for r in rows]
+    assert "Suki 8 v Admiral Zhao 9 => Admiral Zhao hits, saved" in texts
+    assert "Kyoshi Warrior 1 10 v Fire Nation Soldier 1 7 => hit, saved" in texts
+    assert not any("rolls" in t for t in texts)
+    y = next(y for y, r in scene.log_panel.visible_rows() if r.event == g.log.index(e))
+    pos = (scene.log_panel.rect.x + 40, scene.log_panel.rect.y + y + 2)
+    post_and_frame(app, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    rows = [r.text for r in scene.log_panel.rows if r.event == g.log.index(e)]
+    assert any(t.startswith("Melee — Suki rolls") for t in rows)
+    shot(app, "melee_lines")
+    from skirmish.ui.toasts import outcome_toast
+
+    toast = outcome_toast(g, [e], 0.0)
+    assert toast is not None and "Suki 8 v Fire Nation Soldier 1 7 => hit, saved" in toast.lines
+
+
+def test_ui_floating_results_never_cover_labels_or_each_other(app):
+    """Item 10: two results rising from neighbouring models and a label in the way: all clear."""
+    from skirmish.ui.floats import place_floats
+
+    bounds = pygame.Rect(0, 0, 800, 600)
+    label = pygame.Rect(380, 250, 80, 20)
+    wanted = [(400.0, 280.0, 320.0, 60, 24), (410.0, 282.0, 322.0, 60, 24), (420.0, 284.0, 324.0, 50, 24)]
+    rects = place_floats(wanted, [label], bounds)
+    assert all(r is not None for r in rects)
+    placed = [r for r in rects if r is not None]
+    assert all(not r.colliderect(label) for r in placed)
+    assert all(not a.colliderect(b) for i, a in enumerate(placed) for b in placed[i + 1 :])
+    # in the window: after the melee's hits, the toast's floats keep off every name label
+    g = _game_to_first_melee()
+    scene = BattleScene(app, g, [None, None])
+    app.push(scene)
+    scene._seen_log = next(i for i, e in enumerate(g.log) if e.kind == "melee")
+    scene.after_change()
+    assert scene.toast is not None and scene.toast.floats
+    for _ in range(3):
+        app.frame(dt=0.5)
+        floats, labels = scene._float_rects, list(scene._label_rects.values())
+        assert floats
+        assert all(f.collidelist(labels) < 0 for f in floats)
+        assert all(not a.colliderect(b) for i, a in enumerate(floats) for b in floats[i + 1 :])
+    shot(app, "floats")
+
+
+def test_ui_r_c4_charge_odds_count_friends_already_in_the_melee(app):
+    """Item 10: Katara already fights the soldier; Sokka's charge odds count her (+1)."""
+    g = new_game()
+    end_steps(g, 2)
+    keep_only(g, ["p0.sokka", "p0.katara", "p1.fire_soldier_1"])
+    place(g, {"p1.fire_soldier_1": (20.0, 20.0), "p0.katara": (21.0, 20.0), "p0.sokka": (20.0, 24.0)})
+    while not (g.state.step == "charges" and g.state.active_player == 0):
+        g.apply(EndStep())
+    scene = BattleScene(app, g, [None, None])
+    app.push(scene)
+    app.frame()
+    scene.select("p0.sokka")
+    post_and_frame(app, key(pygame.K_h))
+    scene.hovered = "p1.fire_soldier_1"
+    scene.show_odds = True
+    lines = scene.odds_lines()
+    assert "friends already in the melee: 1 of yours, 0 of theirs" in lines[0]
+    assert "friends in the melee 1" in lines[1] and lines[1].count("=") == 1
+    app.frame()
+    shot(app, "charge_odds")

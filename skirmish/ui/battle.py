@@ -43,7 +43,7 @@ from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.floats import place_floats
-from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card
+from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card, skip_words
 from skirmish.ui.menus import draw_menu
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.render import (
@@ -349,7 +349,7 @@ class BattleScene(Scene):
         self._banner_key = None
         self._los_cache = None
         if skips:  # a step that ended by itself, or that the other side had nothing to do in, is told
-            self.say(" · ".join(skips), seconds=8.0)
+            self.say(skip_words(skips), seconds=8.0)
         self.note_point()
         m = self.selected_model()
         if m is not None and not m.active:
@@ -1215,10 +1215,17 @@ class BattleScene(Scene):
                     x += extra
                 x += 8
             if msg:
-                lab = self.text.render(
-                    msg, 16, theme.TEXT_BAD if self.message_bad else theme.TEXT_GOOD, bold=True
-                )
-                bs.blit(lab, (w - lab.get_width() - 12, 8 + self.text.line_height(16) + 4))
+                colour = theme.TEXT_BAD if self.message_bad else theme.TEXT_GOOD
+                lab = self.text.render(msg, 16, colour, bold=True)
+                room = w - 36 - self.text.size(title, 22, True)[0]
+                if lab.get_width() <= room:
+                    bs.blit(lab, (w - lab.get_width() - 12, 8 + self.text.line_height(16) + 4))
+                else:  # a long message gets its own lines under the buttons, never over the title
+                    y += self.text.line_height(15) + 10
+                    lines = self.text.wrap(msg, 16, w - 24, bold=True)
+                    for ln in lines[:2]:
+                        bs.blit(self.text.render(ln, 16, colour, bold=True), (12, y))
+                        y += self.text.line_height(16)
             self._banner_surface = bs
         surf.blit(self._banner_surface, (0, 0))
 

@@ -84,6 +84,19 @@ def card_for(
     return card
 
 
+def skip_words(texts: list[str]) -> str:
+    """Skipped steps in one line: the same words for several players are said once.
+
+    `avatar: no one in sight — shooting skipped` and the same for fire_nation read
+    `no one in sight — shooting skipped (avatar, fire_nation)`.
+    """
+    by_words: dict[str, list[str]] = {}
+    for t in texts:
+        who, _, words = t.partition(": ")
+        by_words.setdefault(words or t, []).append(who)
+    return " · ".join(f"{words} ({', '.join(who)})" for words, who in by_words.items())
+
+
 def draw_card(surf: pygame.Surface, text: TextCache, card: HandOver, area: pygame.Rect) -> pygame.Rect:
     """The card centred on `area`, over a dimmed board; returns where it was drawn."""
     shade = pygame.Surface(area.size, pygame.SRCALPHA)
