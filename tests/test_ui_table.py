@@ -234,3 +234,40 @@ def test_ui_r_c4_charge_odds_count_friends_already_in_the_melee(app):
     assert "friends in the melee 1" in lines[1] and lines[1].count("=") == 1
     app.frame()
     shot(app, "charge_odds")
+
+
+def test_ui_menu_options_and_troupes_explain_themselves(app):
+    """Item 13: every option says in words what it does, on and off; each troupe line lists its
+    models and points; changing a value changes the words."""
+    from skirmish.cli.play_cmds import setup
+    from skirmish.ui.menu import MenuScene
+
+    scenario, troupes, options = setup(None, [], None, [])
+    menu = MenuScene(app, scenario, troupes, options, seed=1)
+    app.push(menu)
+    app.frame()
+    rows = {r.label: r for r in menu.rows}
+    troupe = rows["avatar: troupe"].note
+    assert troupe is not None and "Aang" in troupe() and troupe().endswith("points")
+    pre = rows["Measure before declaring (premeasure)"]
+    assert pre.note is not None and pre.note().startswith("off: ranges are guessed")
+    k = menu.rows.index(pre)
+    for _ in range(k):
+        post_and_frame(app, key(pygame.K_DOWN))
+    post_and_frame(app, key(pygame.K_RIGHT))
+    assert menu.options.premeasure and pre.note().startswith("on: distances are shown")
+    assert all(r.note is not None and r.note() for r in menu.rows if r.label != "Scenario")
+    shot(app, "menu")
+
+
+def test_campaign_without_a_subcommand_says_how_to_play(tmp_path, capsys, monkeypatch):
+    """Item 13: `skirmish campaign` alone explains the commands, then shows where the campaign stands."""
+    from skirmish.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["campaign"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("How to play the campaign")
+    assert "skirmish campaign play" in out and "Next: chapter 1" in out

@@ -278,7 +278,9 @@ def test_troupes_cmd(
 
 @app.command("campaign")
 def campaign_cmd(
-    action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
+    action: Annotated[
+        str | None, typer.Argument(help="status, play or reset; none: how to play, then the status.")
+    ] = None,
     file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
     bots: Annotated[str | None, typer.Option("--bots", help="Heroes played by: heuristic|random.")] = None,
@@ -289,7 +291,20 @@ def campaign_cmd(
     """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
+    if action is None:  # `skirmish campaign` alone: say how to play before where the campaign stands
+        print(CAMPAIGN_HOWTO)
+        action = "status"
     run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+
+
+CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter.
+  skirmish campaign play             play the next chapter (the window; --headless lets bots play)
+  skirmish campaign play --bots      bots play the heroes too (watch, or test a chapter)
+  skirmish campaign status           where the campaign stands (chapter, what carried over, games won)
+  skirmish campaign reset            start again at chapter 1
+A win opens the next chapter and carries the heroes' gains over; a loss plays the chapter again.
+The save is skirmish-campaign.json (--file elsewhere); --campaign picks another campaign.
+"""
 
 
 @app.command("what-if")
