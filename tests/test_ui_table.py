@@ -271,3 +271,36 @@ def test_campaign_without_a_subcommand_says_how_to_play(tmp_path, capsys, monkey
     out = capsys.readouterr().out
     assert out.startswith("How to play the campaign")
     assert "skirmish campaign play" in out and "Next: chapter 1" in out
+
+
+def test_ui_replay_viewer_what_if_matches_the_command(app):
+    """Item 14: X at a step of a golden replay asks how many endings, re-plays them on a thread and
+    shows the distribution next to what happened — the same one `sim.whatif` gives for that seed."""
+    from skirmish.engine.replay import load_replay
+    from skirmish.sim.executors import InlineExecutor
+    from skirmish.sim.whatif import WhatIfPlan, run_whatif
+    from skirmish.ui.replay_view import ReplayScene
+
+    golden = Path(__file__).resolve().parent / "golden" / "open_battle_heuristic_s11.json"
+    rep = load_replay(golden)
+    scene = ReplayScene(app, rep)
+    app.push(scene)
+    scene.goto(96)
+    app.frame()
+    post_and_frame(app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_x, mod=0, unicode="x"))
+    post_and_frame(app, pygame.event.Event(pygame.TEXTINPUT, text="x"))  # the opening key is not typed
+    assert scene.prompt is not None and scene.prompt.value == "40"
+    post_and_frame(app, key(pygame.K_BACKSPACE), key(pygame.K_BACKSPACE))
+    post_and_frame(app, pygame.event.Event(pygame.TEXTINPUT, text="3"), key(pygame.K_RETURN))
+    runner = scene.whatif
+    assert runner is not None and runner.games == 3 and runner.plan.at == 96
+    assert runner.wait(120)
+    app.frame()
+    lines = runner.lines()
+    assert lines[0].startswith("What if: from action 96 of 110, 3 endings")
+    assert any(ln.startswith("What really happened: avatar won") for ln in lines)
+    expected = run_whatif(WhatIfPlan(rep, 96, 1), 3, InlineExecutor()).distribution()
+    assert runner.result is not None and runner.result.distribution() == expected
+    shot(app, "what_if")
+    post_and_frame(app, key(pygame.K_ESCAPE))
+    assert scene.whatif is None and app.top() is scene

@@ -240,8 +240,9 @@ def run_whatif(
     return result
 
 
-def report_lines(result: WhatIfResult) -> list[str]:
-    """The distribution in words, for the terminal and the replay viewer."""
+def report_lines(result: WhatIfResult, aligned: bool = True) -> list[str]:
+    """The distribution in words: in columns for the terminal, as sentences (`aligned=False`) for
+    the replay viewer's proportional font."""
     plan = result.plan
     total = len(plan.replay.actions)
     lines = [
@@ -252,6 +253,13 @@ def report_lines(result: WhatIfResult) -> list[str]:
     for k in result.labels:
         lo, hi = result.interval(k)
         won = "wins" if k != DRAW else "    "
+        if not aligned:
+            what = f"{k} wins" if k != DRAW else "draws"
+            lines.append(
+                f"{what}: {result.counts.get(k, 0)} of {result.games} ({result.rate(k):.0%}; "
+                f"95% interval {lo:.0%} to {hi:.0%})"
+            )
+            continue
         lines.append(
             f"  {k:<{width}} {won} {result.counts.get(k, 0):>5}  {result.rate(k):6.1%}  "
             f"(95% interval {lo:.1%} to {hi:.1%})"
