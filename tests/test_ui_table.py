@@ -63,6 +63,8 @@ def test_ui_r_t1_end_step_key_guarded_after_the_player_changes(app):
     assert g.state.step == "movement" and g.state.active_player == 0
     post_and_frame(app, key(pygame.K_e))  # avatar ends the movement: fire_nation's seat now
     assert g.state.active_player == 1 and scene.handover is not None
+    app.frame()
+    shot(app, "handover")
     n = len(g.history)
     post_and_frame(app, key(pygame.K_e))  # the second press of a double tap: swallowed by the card
     assert len(g.history) == n and scene.handover is not None
