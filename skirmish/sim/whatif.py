@@ -75,8 +75,9 @@ def position(plan: WhatIfPlan) -> Game:
     return plan.replay.play(record_log=False, upto=plan.at, transactional=False)
 
 
-def _fork(game: Game) -> Game:
-    """An independent copy of a position; the scenario, troupes, options and tables are shared."""
+def shared_objects(game: Game) -> dict[int, Any]:
+    """A `deepcopy` memo of what a copy of a game may share with it: the read-only data (scenario,
+    options, tables, troupes, armouries, profiles). Also the bots' thinking copies (`ui.botworker`)."""
     memo: dict[int, Any] = {}
     for o in (game.scenario, game.options, game.table, game.base_table, *game.troupes):
         memo[id(o)] = o
@@ -85,7 +86,12 @@ def _fork(game: Game) -> Game:
         memo[id(p.armoury)] = p.armoury
     for m in game.state.models:
         memo[id(m.profile)] = m.profile
-    return copy.deepcopy(game, memo)
+    return memo
+
+
+def _fork(game: Game) -> Game:
+    """An independent copy of a position; the scenario, troupes, options and tables are shared."""
+    return copy.deepcopy(game, shared_objects(game))
 
 
 def play_from(start: Game, plan: WhatIfPlan, index: int) -> WhatIfGame:
