@@ -190,7 +190,10 @@ class DaskExecutor(Executor):
 
 
 def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
+    """An exception in a few words: its type and the start of its message."""
+    text = " ".join(str(exc).split())
+    if len(text) > 80:
+        text = text[:79] + "…"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
