@@ -202,7 +202,7 @@ def _security(scheduler: str) -> Any:
     from distributed import Security
 
     security = Security()
-    if not (security.tls_ca_file and security.tls_client_cert):
+    if not (getattr(security, "tls_ca_file", None) and getattr(security, "tls_client_cert", None)):
         raise ExecutorUnavailable(
             f"--scheduler {scheduler}: a tls:// scheduler needs certificates: set "
             "distributed.comm.tls.ca-file, .client.cert and .client.key in the Dask config "

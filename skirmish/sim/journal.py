@@ -107,7 +107,8 @@ def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
             if not isinstance(obj, dict) or obj.get("skirmish_results") != FORMAT:
                 raise DataError([Problem(name, "", f"{flag}: is not a Skirmish results file")])
             if obj.get("run") != digest:
-                about = obj.get("about") if isinstance(obj.get("about"), dict) else {}
+                raw_about = obj.get("about")
+                about: dict[str, Any] = raw_about if isinstance(raw_about, dict) else {}
                 what = ", ".join(f"{k} {about[k]}" for k in ("games", "seed", "scenario") if k in about)
                 raise DataError(
                     [
