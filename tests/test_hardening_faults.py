@@ -417,3 +417,11 @@ def test_an_external_cluster_that_dies_ends_in_exit_2_without_a_traceback(tmp_pa
             with contextlib.suppress(ProcessLookupError):
                 p.kill()
             p.wait(10)
+
+
+def test_resume_refuses_a_fifo_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "run.jsonl"
+    os.mkfifo(fifo)  # opening it to write would block with no reader
+    code, _, err = cli([*FAST_RUN, "--games", "2", "--workers", "1", "--resume", str(fifo)], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "--resume" in lines[0] and "regular file" in lines[0], err
