@@ -9,6 +9,7 @@ Games are one-turn Avatar Duels (a tenth of a second each) so every test takes a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import os
@@ -297,8 +298,13 @@ def test_dask_killed_worker_gives_the_full_identical_result(plan: Plan) -> None:
                 fired.append(pids[0])
 
         result = run(plan, games, ex, batch_size=size, window=4, on_progress=progress)
+        # Replays travel back with the records (the client writes them): never to a worker's disk.
+        with_replays = dataclasses.replace(plan, replay_dir=str(Path("/nonexistent/on/any/worker")))
+        got: list[GameRecord] = []
+        run(with_replays, 2, ex, batch_size=1, on_record=got.append)
     assert fired
     assert result.tallies[0].summary() == expect.tallies[0].summary()
+    assert [json.loads(r.replay or "{}").get("seed") for r in got] == [plan.game_seed(0), plan.game_seed(1)]
 
 
 def test_dask_with_no_worker_left_ends_in_bounded_time(plan: Plan) -> None:
