@@ -292,6 +292,10 @@ def _open_results(path: str, plan: Any, games: int, size: int, identity: dict[st
 
     digest, about = run_identity(plan, games, size, identity)
     p = Path(path)
+    if p.exists() and not p.is_file():  # a FIFO or device would block or swallow the results
+        raise UsageProblem(
+            f"--resume {path}: is not a regular file; give a file (new, or an interrupted run's)"
+        )
     resumed: list[Any] = []
     at: int | None = None
     if p.exists() and p.stat().st_size > 0:
