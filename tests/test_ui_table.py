@@ -212,6 +212,7 @@ def test_ui_floating_results_never_cover_labels_or_each_other(app):
         floats, labels = scene._float_rects, list(scene._label_rects.values())
         assert floats
         assert all(f.collidelist(labels) < 0 for f in floats)
+        assert not any(f.colliderect(scene.toast_rect()) for f in floats)
         assert all(not a.colliderect(b) for i, a in enumerate(floats) for b in floats[i + 1 :])
     shot(app, "floats")
 
