@@ -38,13 +38,14 @@ def campaign(
     headless: bool,
     replay_out: str | None,
 ) -> None:
-    from skirmish.cli.play_cmds import POLICIES
+    from skirmish.cli.play_cmds import policy_problem
     from skirmish.engine import campaign as cp
 
     if action not in ACTIONS:
         raise UsageProblem(f"campaign {action}: choose one of {', '.join(ACTIONS)}")
-    if bots is not None and bots not in POLICIES:
-        raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    problem = policy_problem("--bots", bots) if bots is not None else None
+    if problem is not None:
+        raise UsageProblem(problem)
     if seed is not None and seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if not campaign_name.strip():

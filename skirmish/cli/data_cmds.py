@@ -89,12 +89,17 @@ def _check_json(text: str, path: str) -> list[Problem]:
 
 def _scenario_troupes(scenario, path: str) -> list[Problem]:
     """A scenario's default troupes (`sides[i].troupe`) must be shipped troupe names that exist, and
-    when every side has one, they must fit their deployment zones (as `skirmish play` would deploy)."""
+    when every side has one, they must fit their deployment zones (as `skirmish play` would deploy);
+    a side's bot (`sides[i].bot`) must name a bot policy."""
+    from skirmish.bots.registry import check
     from skirmish.data.catalogue import find_troupe, resolve
 
     problems: list[Problem] = []
     troupes = []
     for i, side in enumerate(scenario.sides):
+        bot_problem = check(side.bot) if side.bot is not None else None
+        if bot_problem is not None:  # the bot names of skirmish.bots.registry, the one list
+            problems.append(Problem(path, f"sides[{i}].bot", bot_problem))
         if side.troupe is None:
             continue
         try:

@@ -11,7 +11,10 @@ from typing import Annotated
 
 import typer
 
+from skirmish.bots.registry import DEFAULT, NAMED
 from skirmish.cli.errors import UsageProblem, fail
+
+_POLICY_HELP = ", ".join(NAMED) + f" (default {DEFAULT}), an installed plugin's name, or module:Class"
 
 app = typer.Typer(
     name="skirmish",
@@ -155,7 +158,8 @@ def play_cmd(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
     bots: Annotated[
-        str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")
+        str | None,
+        typer.Option("--bots", help=f"Bots play every side: {_POLICY_HELP}; a,b gives one per side."),
     ] = None,
     headless: Annotated[
         bool, typer.Option("--headless", help="No window: play and print the result.")
@@ -245,10 +249,16 @@ def test_troupes_cmd(
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
     bots: Annotated[
-        str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")
-    ] = "heuristic",
+        str, typer.Option("--bots", help=f"Bot policy for every seat: {_POLICY_HELP}.")
+    ] = DEFAULT,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
+    ] = None,
+    bots_a: Annotated[
+        str | None, typer.Option("--bots-a", help="Bot of troupe A's side (default --bots), to compare bots.")
+    ] = None,
+    bots_b: Annotated[
+        str | None, typer.Option("--bots-b", help="Bot of troupe B's side (default --bots).")
     ] = None,
 ) -> None:
     """Troupe testing: N bot games of A v B, sides swapped every other game, with honest statistics."""
@@ -273,6 +283,8 @@ def test_troupes_cmd(
         option or [],
         bots,
         save_replays,
+        bots_a,
+        bots_b,
     )
 
 
@@ -281,7 +293,7 @@ def campaign_cmd(
     action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
     file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
-    bots: Annotated[str | None, typer.Option("--bots", help="Heroes played by: heuristic|random.")] = None,
+    bots: Annotated[str | None, typer.Option("--bots", help=f"Heroes played by: {_POLICY_HELP}.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
@@ -306,7 +318,7 @@ def _bots_flag(argv: list[str]) -> list[str]:
     for i, arg in enumerate(argv):
         out.append(arg)
         if arg == "--bots" and (i + 1 >= len(argv) or _positional(argv[0], argv[i + 1])):
-            out.append("heuristic")
+            out.append(DEFAULT)
     return out
 
 

@@ -20,7 +20,6 @@ from skirmish.data.errors import DataError, Problem
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 512
 MAX_ROUND_ROBIN = 16
-POLICIES = ("heuristic", "random")
 
 
 def _check_flags(
@@ -36,7 +35,11 @@ def _check_flags(
     batch: int | None,
     outputs: dict[str, str | None],
     bots: str,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
 ) -> None:
+    from skirmish.cli.play_cmds import policy_problem
+
     problems: list[str] = []
     if round_robin:
         if len(troupes) < 2:
@@ -63,8 +66,10 @@ def _check_flags(
         problems.append(f"--stop-width {stop_width}: an interval width between 0 and 1, e.g. 0.1")
     if batch is not None and not 1 <= batch <= 10_000:
         problems.append(f"--batch {batch}: choose 1 to 10000 games per task")
-    if bots not in POLICIES:
-        problems.append(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    for flag, policy in (("--bots", bots), ("--bots-a", bots_a), ("--bots-b", bots_b)):
+        problem = policy_problem(flag, policy) if policy is not None else None
+        if problem is not None:
+            problems.append(problem)
     for i, arg in enumerate(troupes):
         if not arg.strip():
             problems.append(f"TROUPES: troupe {i + 1} is empty; give a name or a file")
@@ -278,6 +283,8 @@ def run_test_troupes(
     option_args: list[str],
     bots: str,
     save_replays: str | None,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
     workers = _parse_workers(workers_arg)
@@ -294,6 +301,8 @@ def run_test_troupes(
         batch,
         {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays},
         bots,
+        bots_a,
+        bots_b,
     )
     if plot_out is not None:
         try:
@@ -330,6 +339,8 @@ def run_test_troupes(
         options,
         seed,
         policy=bots,
+        policy_a=bots_a,
+        policy_b=bots_b,
         scenario_arg=scenario_arg or DEFAULT_SCENARIO,
         turns=turns,
         option_args=tuple(option_args),
