@@ -159,3 +159,13 @@ def test_troupe_tester_seats_a_different_bot_per_side_on_the_same_seeds(
         main([*base, "--bots-a", "nobody"])
     assert exc.value.code == 2
     assert "--bots-a nobody: unknown policy" in capsys.readouterr().err
+
+
+def test_the_registry_is_light_to_import() -> None:
+    """The CLI builds its help from the registry's names: that must not load the engine or numpy."""
+    code = (
+        "import sys, skirmish.bots.registry as r; r.describe()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('skirmish.engine', 'numpy', 'shapely'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
