@@ -218,3 +218,16 @@ def test_dice_snapshot_restore_replays_the_same_rolls() -> None:
     assert len(dice.history) == 5
     with pytest.raises(ValueError, match="cannot be restored"):
         Dice(1).restore(dice.snapshot())  # a snapshot from later than that stream has got
+
+
+def test_docs_engine_notebook_example_runs() -> None:
+    """The worked example of docs/engine.md is real code: run it as written."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if b.startswith("# notebook")]
+    assert len(blocks) == 1
+    namespace: dict[str, object] = {}
+    exec(compile(blocks[0], "docs/engine.md", "exec"), namespace)
+    assert namespace["odds"].odds.hit == pytest.approx(15 / 36)  # type: ignore[attr-defined]
