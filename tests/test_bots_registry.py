@@ -169,19 +169,3 @@ def test_the_registry_is_light_to_import() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
-
-
-def test_validate_names_a_scenario_sides_unknown_bot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from skirmish.data.catalogue import resolve
-
-    text = resolve("scenarios", "the_pursuit").read_text(encoding="utf-8")
-    assert 'bot = "heuristic"' in text
-    path = tmp_path / "pursuit.toml"
-    path.write_text(text.replace('bot = "heuristic"', 'bot = "genius"', 1), encoding="utf-8")
-    with pytest.raises(SystemExit) as exc:
-        main(["validate", str(path)])
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert ".bot: unknown bot policy 'genius' (known: heuristic, random" in err and "sides[" in err

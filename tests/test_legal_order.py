@@ -3,7 +3,7 @@
 The random bot picks by index into `legal_actions()`, so reordering the candidates changes games
 even when the set is the same. Before the engine's steps are reorganised, this pins the exact
 list (each action's `repr`, in order) at every position of every golden replay: one short hash
-per position, kept in `tests/golden/legal_actions_order.json`. A failure names the replay and the
+per position, kept in `tests/pinned/legal_actions_order.json`. A failure names the replay and the
 first action index where the list differs.
 
 Regenerate only for an intended rules change, in its own commit:
@@ -22,7 +22,8 @@ import pytest
 from skirmish.engine.replay import load_replay
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-PINNED = GOLDEN / "legal_actions_order.json"
+PINNED = Path(__file__).resolve().parent / "pinned" / "legal_actions_order.json"
+"""Kept beside `golden/`, not in it: every file of `golden/` is a replay."""
 DIGITS = 8
 """Hex digits kept per position: 32 bits, so an accidental match of a changed list is 1 in 4e9."""
 
@@ -46,7 +47,7 @@ def _orders(path: Path) -> list[str]:
 
 
 def _replays() -> list[Path]:
-    return sorted(p for p in GOLDEN.glob("*.json") if p != PINNED)
+    return sorted(GOLDEN.glob("*.json"))
 
 
 @pytest.mark.parametrize("path", _replays(), ids=lambda p: p.stem)

@@ -70,7 +70,16 @@ if TYPE_CHECKING:
 SPEEDS = (("fast", 0.0), ("brisk", 0.15), ("watch", 0.5), ("slow", 1.2))
 """Pause between bot actions (seconds) for watching a bot game; 0 plays as fast as the bot thinks."""
 
-SAVE_PATH = "skirmish-save.json"
+SAVE_NAME = "skirmish-save.json"
+
+
+def save_path() -> str:
+    """The quick-save file, in the per-user data folder (`saves/`), never the folder started from."""
+    from skirmish.data.userdirs import default_output
+
+    return str(default_output("saves", SAVE_NAME))
+
+
 ANIM_SECONDS = 0.3
 CLICK_SLOP_PX = 6
 ESC_TWICE_SECONDS = 3.0
@@ -630,21 +639,23 @@ class BattleScene(Scene):
         else:
             self.say("Nothing to undo: dice have been rolled since (dice are never taken back)", bad=True)
 
-    def save(self, path: str = SAVE_PATH) -> None:
+    def save(self, path: str | None = None) -> None:
         from skirmish.engine.replay import save_game
 
         try:
+            path = path or save_path()
             save_game(self.game, path)
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
 
-    def load(self, path: str = SAVE_PATH) -> None:
+    def load(self, path: str | None = None) -> None:
         from skirmish.data.errors import DataError
         from skirmish.engine.replay import load_replay
 
         try:
+            path = path or save_path()
             rep = load_replay(path)
             game = rep.play()
         except (DataError, OSError) as exc:
@@ -657,8 +668,10 @@ class BattleScene(Scene):
     def screenshot(self) -> None:
         from skirmish.ui.snapshot import save_game_png
 
-        path = f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"
         try:
+            from skirmish.data.userdirs import default_output
+
+            path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
         except (OSError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
@@ -955,7 +968,13 @@ class BattleScene(Scene):
         if g.history:
             from skirmish.engine.replay import save_game
 
-            for path in dict.fromkeys(p for p in (self.replay_out, SAVE_PATH) if p):
+            try:
+                quick: str | None = save_path()
+            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+                quick = None
+                words.append(f"Could not save: {exc}")
+                bad = True
+            for path in dict.fromkeys(p for p in (self.replay_out, quick) if p):
                 try:
                     save_game(g, path)
                     words.append(f"Battle saved to {Path(path).resolve()}")
@@ -1749,7 +1768,7 @@ class BattleScene(Scene):
             ("Enter", "commit the path (Move/Advance)"),
             ("Backspace", "remove the last leg"),
             ("Esc", "cancel the tool / path / selection"),
-            ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_PATH} first)"),
+            ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_NAME} first)"),
             ("E", "end this step (pass)"),
             ("C", "Take Cover"),
             ("S", "shoot: then click the target"),
@@ -1769,7 +1788,7 @@ class BattleScene(Scene):
             ("G", "legend: terrain patterns, sides, status icons"),
             ("P", "pause / resume bots"),
             ("+ / -", "bot speed"),
-            ("Ctrl+S", f"save the game ({SAVE_PATH})"),
+            ("Ctrl+S", f"save the game ({SAVE_NAME} in the saves folder)"),
             ("Ctrl+L", "load the saved game"),
             ("F12", "save a picture of the board"),
             ("F1, ?", "this help"),

@@ -177,7 +177,7 @@ class MenuScene(Scene):
         self.app.push(DeployScene(self.app, game, list(self.seats), replay_out=self.replay_out))
 
     def load(self) -> None:
-        from skirmish.ui.battle import SAVE_PATH
+        from skirmish.ui.battle import save_path
 
         def done(path: str) -> None:
             from skirmish.engine.replay import load_replay
@@ -192,7 +192,7 @@ class MenuScene(Scene):
             seats = [b if b in NAMED else None for b in rep.bots] or [None] * len(rep.troupes)
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
-        self.prompt = TextPrompt("Load a saved game", SAVE_PATH, done)
+        self.prompt = TextPrompt("Load a saved game", save_path(), done)
 
     def watch(self) -> None:
         def done(path: str) -> None:
