@@ -76,6 +76,9 @@ def test_r_c1_seed_worked_example_through_the_public_face_scores_5_against_4() -
     ]
     assert shot.data["hit"] is True and shot.data["weapon"] == "bow"
     assert [r.value for r in shot.rolls] == [3, 2]
+    wound = next(e for e in seen if e.kind == "wound")
+    assert wound.data["saves"] == [{"save": "armour", "need": 4, "die": 1, "saved": False}]
+    assert (wound.data["hp_lost"], wound.data["source"]) == (1, "Bow")
     assert seen[-1] is game.log[-1]  # observers see the events the log keeps, in order
     assert game.model("p1.zuko").hp == game.model("p1.zuko").profile.hp - 1
 
@@ -231,3 +234,12 @@ def test_docs_engine_notebook_example_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(blocks[0], "docs/engine.md", "exec"), namespace)
     assert namespace["odds"].odds.hit == pytest.approx(15 / 36)  # type: ignore[attr-defined]
+
+
+def test_state_reprs_are_short() -> None:
+    game = Game.from_scenario("open_battle", seed=3)
+    setup.set_status(game, "p1.zuko", limping=True)
+    zuko = game.model("p1.zuko")
+    assert repr(zuko) == f"<Model p1.zuko {zuko.hp}/{zuko.profile.hp} HP {zuko.ap} AP, Limping>"
+    assert repr(game.state.players[0]).startswith("<Player 0 ")
+    assert repr(game.state) == "<GameState turn 0 deploy, 10 models, 2 players>"

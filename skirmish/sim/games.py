@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from skirmish.bots.registry import DEFAULT
 from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -48,7 +49,7 @@ class Plan:
     matchups: tuple[Matchup, ...]
     options: RuleOptions
     seed: int
-    policy: str = "heuristic"
+    policy: str = DEFAULT
     """The bot of every seat, unless `policy_a` / `policy_b` name the bot of troupe A's or B's side."""
     policy_a: str | None = None
     policy_b: str | None = None
