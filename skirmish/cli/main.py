@@ -381,7 +381,9 @@ def test_troupes_cmd(
 
 @app.command("campaign")
 def campaign_cmd(
-    action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
+    action: Annotated[
+        str | None, typer.Argument(help="status, play or reset; none: how to play, then the status.")
+    ] = None,
     file: Annotated[
         str | None, typer.Option("--file", help="Save file (default: campaign.json in the data folder).")
     ] = None,
@@ -397,7 +399,43 @@ def campaign_cmd(
     """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
+    if action is None:  # `skirmish campaign` alone: say how to play before where the campaign stands
+        print(CAMPAIGN_HOWTO)
+        action = "status"
     run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+
+
+CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter.
+  skirmish campaign play             play the next chapter (the window; --headless lets bots play)
+  skirmish campaign play --bots      bots play the heroes too (watch, or test a chapter)
+  skirmish campaign status           where the campaign stands (chapter, what carried over, games won)
+  skirmish campaign reset            start again at chapter 1
+A win opens the next chapter and carries the heroes' gains over; a loss plays the chapter again.
+The save is campaign.json in your data folder (`skirmish list folders`; --file elsewhere);
+--campaign picks another campaign.
+"""
+
+
+@app.command("what-if")
+def what_if_cmd(
+    replay: Annotated[str, typer.Argument(help="A replay or save file (JSON).")],
+    at: Annotated[str, typer.Option("--at", help="Re-play from the position after this many actions.")],
+    games: Annotated[str, typer.Option("--games", help="How many endings to re-play.")] = "200",
+    seed: Annotated[str, typer.Option("--seed", help="Run seed: ending i rolls derive_seed(seed, i).")] = "1",
+    workers: Annotated[
+        str | None, typer.Option("--workers", help="Worker processes (default: the cores).")
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", metavar=POLICY_METAVAR, help=f"Bot policy for every seat: {_POLICY_HELP}."),
+    ] = DEFAULT,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Re-play the rest of a game N times with bots and fresh dice: the outcome distribution with
+    its 95% interval, next to what really happened (was it the dice or the plan?)."""
+    from skirmish.cli.whatif_cmd import what_if
+
+    what_if(replay, at, games, seed, workers, bots, json_out)
 
 
 def _bots_flag(argv: list[str]) -> list[str]:
