@@ -28,12 +28,21 @@ from skirmish.engine.damage import saves_of
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
 from skirmish.engine.melee import melee_score
-from skirmish.engine.shooting import shot_scores, shot_specs
+from skirmish.engine.shooting import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.state import ModelState, melee_weapon
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 
-__all__ = ["MeleeMatchup", "Refusal", "ShotMatchup", "matchup", "why_not"]
+__all__ = [
+    "WEAK_TO",
+    "MeleeMatchup",
+    "Refusal",
+    "ShotMatchup",
+    "ShotSpec",
+    "matchup",
+    "shot_options",
+    "why_not",
+]
 
 
 # --------------------------------------------------------------------------- why_not
@@ -217,3 +226,9 @@ def position_of(game: Game, model: str | ModelState) -> tuple[float, float]:
     m = _model(game, model)
     x, y = np.asarray(game.state.xy[m.index], dtype=float)
     return float(x), float(y)
+
+
+def shot_options(game: Game, model: str | ModelState) -> list[ShotSpec]:
+    """What `model` can shoot with this turn (its ranged weapons and ranged-attack abilities, with
+    range, damage, AP cost and element), as the engine lists them for `Shoot` (R-C1, R-P4)."""
+    return list(shot_specs(game, _model(game, model)))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
+from skirmish.engine import setup
 from skirmish.engine.actions import EndStep, Shoot
 from skirmish.engine.game import Game
 from skirmish.engine.queries import matchup
@@ -58,8 +59,7 @@ def one_shot(
         placed = False
         while not (s.step == "shooting" and s.active_player == 0):
             if s.step == "movement" and not placed:
-                s.xy[0], s.xy[1] = at
-                game.moved()
+                setup.place_all(game, {me.id: at[0], foe.id: at[1]})
                 placed = True
             if s.over or s.turn > 1:
                 raise ValueError("the shooter never got to shoot in turn 1")

@@ -167,9 +167,9 @@ class _Counters:
             m = game.state.model(action.model)
             if m is None:
                 return
-            from skirmish.engine.shooting import shot_specs
+            from skirmish.engine.queries import shot_options
 
-            spec = next((sp for sp in shot_specs(game, m) if sp.name == action.weapon), None)
+            spec = next((sp for sp in shot_options(game, m) if sp.name == action.weapon), None)
             if spec is not None:
                 self.ap[m.index] += spec.ap_cost
                 self.abilities[m.index] += int(spec.ability)
