@@ -243,3 +243,25 @@ def test_state_reprs_are_short() -> None:
     assert repr(zuko) == f"<Model p1.zuko {zuko.hp}/{zuko.profile.hp} HP {zuko.ap} AP, Limping>"
     assert repr(game.state.players[0]).startswith("<Player 0 ")
     assert repr(game.state) == "<GameState turn 0 deploy, 10 models, 2 players>"
+
+
+@pytest.mark.parametrize("name", ["open_battle_random_s7_t3", "four_kingdoms_melee_heuristic_s5_t3"])
+def test_r_t1_why_not_accepts_every_legal_action_and_the_recorded_one_changing_nothing(name: str) -> None:
+    """Over a golden replay: at every fourth position each of `legal_actions()` is accepted by
+    `why_not`, as is the action the game really took, and asking never changes the game."""
+    from pathlib import Path
+
+    from skirmish.engine import load_replay
+
+    rep = load_replay(Path(__file__).resolve().parent / "golden" / f"{name}.json")
+    game = rep.new_game()
+    asked = 0
+    for i, action in enumerate(rep.actions):
+        before = (game.hash(), len(game.log), len(game.history), len(game.dice.history))
+        candidates = game.legal_actions() if i % 4 == 0 else []
+        for candidate in [*candidates, action]:
+            assert why_not(game, candidate) is None, f"{name} #{i}: {candidate!r}"
+            asked += 1
+        assert (game.hash(), len(game.log), len(game.history), len(game.dice.history)) == before
+        game.apply(action)
+    assert game.hash() == rep.final_hash and asked > len(rep.actions)
