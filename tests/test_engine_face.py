@@ -265,3 +265,36 @@ def test_r_t1_why_not_accepts_every_legal_action_and_the_recorded_one_changing_n
         assert (game.hash(), len(game.log), len(game.history), len(game.dice.history)) == before
         game.apply(action)
     assert game.hash() == rep.final_hash and asked > len(rep.actions)
+
+
+def test_r_t1_why_not_refuses_exactly_as_apply_does() -> None:
+    """Actions of every kind for every model, at positions of a golden replay: whenever `why_not`
+    names a refusal, `apply` raises `IllegalAction` with that rule and reason, leaving no trace."""
+    from pathlib import Path
+
+    from skirmish.engine import Advance, Disengage, Move, TakeCover, UseAbility, load_replay
+
+    rep = load_replay(Path(__file__).resolve().parent / "golden" / "open_battle_random_s7_t3.json")
+    game = rep.new_game()
+    refused = 0
+    for i, action in enumerate(rep.actions):
+        if i % 6 == 0:
+            s = game.state
+            for m in s.models:
+                here = tuple(float(v) for v in s.xy[m.index])
+                tries = [TakeCover(m.id), Move(m.id, (here, here)), Advance(m.id, (here, here))]
+                tries += [Disengage(m.id, (here, here)), Charge(m.id, "p1.zuko"), Charge(m.id, "p0.aang")]
+                tries += [Shoot(m.id, t.id, w) for t in s.models[::3] for w in m.profile.weapons[-1:]]
+                tries += [UseAbility(m.id, a) for a in m.profile.abilities[:2]]
+                for candidate in tries:
+                    refusal = why_not(game, candidate)
+                    if refusal is None:
+                        continue
+                    refused += 1
+                    before = game.hash()
+                    with pytest.raises(IllegalAction) as info:
+                        game.apply(candidate)
+                    assert (info.value.rule, info.value.reason) == (refusal.rule, refusal.reason), candidate
+                    assert game.hash() == before
+        game.apply(action)
+    assert game.hash() == rep.final_hash and refused > 100
