@@ -142,7 +142,7 @@ def test_troupe_tester_seats_a_different_bot_per_side_on_the_same_seeds(
         main([*base, "--bots-a", "random", "--bots-b", "heuristic", "--csv", str(out)])
     assert exc.value.code in (0, None)
     report = json.loads(capsys.readouterr().out)
-    assert report["games"] == 2
+    assert report["games"] == 2 and (report["bots_a"], report["bots_b"]) == ("random", "heuristic")
     rows = list(csv.DictReader(out.open()))
     seats = []
     for row in rows:

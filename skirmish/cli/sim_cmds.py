@@ -484,6 +484,8 @@ def run_test_troupes(
         "executor": executor,
         "seconds": result.seconds,
         "games_per_second": result.games_per_second,
+        "bots_a": bots_a or bots,  # the bot that played troupe A's side, and B's
+        "bots_b": bots_b or bots,
     }
     if round_robin:
         report = _round_robin_report(result, args, loaded, pairs, meta)
