@@ -426,8 +426,14 @@ class Game:
         the snapshot path, and is always taken back. It stops at the first die: a roll is where an
         action commits, so asking never rolls, never spends forced dice and reveals no outcome."""
         real, observers, undo = self.dice, self._observers, list(self._undo)
+        # The geometry of this position, computed before the trial: if the trial moves nothing, it
+        # is still true afterwards and the next question does not compute it again.
+        self._refresh_geo()
+        self.sight()
+        transactional, version = self.transactional, self._version
         snap = self._snapshot()
-        self.dice, self._observers = NoRolls(real.seed, state=real.state), []
+        # One snapshot is enough: this one is always restored, so apply need not take its own.
+        self.dice, self._observers, self.transactional = NoRolls(real.seed, state=real.state), [], False
         try:
             self.apply(action)
         except IllegalAction as exc:
@@ -435,9 +441,13 @@ class Game:
         except WouldRoll:
             return None
         finally:
-            self.dice, self._observers = real, observers
+            self.dice, self._observers, self.transactional = real, observers, transactional
             self._restore(snap)
             self._undo = undo
+            if self._version == version + 1 and self._geo_version == self._sight_version == version:
+                # Nothing called `moved()` during the trial (only the restore did), so the geometry
+                # computed above, from the position before it, still describes the restored one.
+                self._version = version
         return None
 
     def end_step(self, player: int | None = None) -> None:
