@@ -92,7 +92,7 @@ class LocalPool(Executor):
                 "(killed, or out of memory?); giving up"
             )
         self.restarts += 1
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        _close(self._pool, wait=False)
         self._pool = self._make()
 
     def check(self) -> None:
@@ -103,7 +103,22 @@ class LocalPool(Executor):
         return [p.pid for p in getattr(self._pool, "_processes", {}).values() if p.pid is not None]
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        _close(self._pool, wait=wait, cancel_futures=cancel_futures)
+
+
+def _close(pool: ProcessPoolExecutor, wait: bool, cancel_futures: bool = True) -> None:
+    """Shut `pool` down and kill any worker still alive, so none outlives the run.
+
+    A worker killed while it held the result queue's lock leaves its siblings blocked on that lock
+    for ever; `ProcessPoolExecutor` does not always reap them, and an orphan that keeps the
+    terminal's pipe open hangs whatever waits for the command (a test run, a CI job).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+    for proc in processes:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=5)
 
 
 @contextmanager
