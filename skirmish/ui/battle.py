@@ -21,6 +21,7 @@ import shapely
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
+from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import (
@@ -586,7 +587,7 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        policies = [p if p in NAMED else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 
