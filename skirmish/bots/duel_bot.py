@@ -105,29 +105,48 @@ class DuelBot:
         )
 
     # ------------------------------------------------------------- building: regret matching
+    def _can_glide(self, game: Game, me: ModelState) -> bool:
+        return me.profile.flying or any(
+            a.effect == "glide"
+            for a in game.armoury(me).ability_by_name().values()
+            if a.name in me.profile.abilities
+        )
+
+    def _arm(self, game: Game, obs: dict[str, Any], me: ModelState) -> tuple[str, int, str]:
+        """This turn's template, sampled by regret matching: the same draw at the movement step (to
+        decide whether to take to the air) and at the build step."""
+        duel = obs["scenario"]
+        native = duel["natives"].get(me.id)
+        glider = self._can_glide(game, me)
+        choices = arms()
+        realised = [
+            realise(n, k, v, may_unground=glider, native=native, airborne=glider and v == "high")
+            for n, k, v in choices
+        ]
+        regrets = self._regrets(game, obs, me, realised)
+        positive = np.maximum(regrets, 0.0)
+        total = float(positive.sum())
+        weights = positive / total if total > 0 else np.full(len(choices), 1.0 / len(choices))
+        dice = Dice(derive_seed(self.seed, 0xD7E1, self.player, int(obs["turn"])))
+        r = dice.roll(1_000_000, "duel bot build") / 1_000_000.0
+        k = min(int(np.searchsorted(np.cumsum(weights), r - 1e-12)), len(choices) - 1)
+        return choices[k]
+
     def _build(self, game: Game, obs: dict[str, Any]) -> Action:
         me = self._me(game)
         if me is None:
             return EndStep()
         duel = obs["scenario"]
-        up = bool(duel["may_unground"].get(me.id))
-        native = duel["natives"].get(me.id)
-        legal = {a.techniques: a for a in game.legal_actions() if isinstance(a, Build)}
-        choices = arms()
-        realised = [realise(n, k, v, may_unground=up, native=native) for n, k, v in choices]
-        builds = [format_build(b) for b in realised]
-        regrets = self._regrets(game, obs, me, realised)
-        positive = np.maximum(regrets, 0.0)
-        total = float(positive.sum())
-        weights = positive / total if total > 0 else np.full(len(choices), 1.0 / len(choices))
-        dice = Dice(derive_seed(self.seed, 0xD7E1, self.player, int(duel["round"])))
-        r = dice.roll(1_000_000, "duel bot build") / 1_000_000.0
-        k = int(np.searchsorted(np.cumsum(weights), r - 1e-12))
-        k = min(k, len(choices) - 1)
-        text = builds[k]
-        if text in legal:
-            return legal[text]
-        return Build(me.id, text) if legal else EndStep()
+        name, k, v = self._arm(game, obs, me)
+        build = realise(
+            name,
+            k,
+            v,
+            may_unground=bool(duel["may_unground"].get(me.id)),
+            native=duel["natives"].get(me.id),
+            airborne=bool(duel["airborne"].get(me.id)),
+        )
+        return Build(me.id, format_build(build)) if build else EndStep()
 
     def _regrets(
         self, game: Game, obs: dict[str, Any], me: ModelState, realised: list[list[tuple[Piece, ...]]]
@@ -279,11 +298,12 @@ class DuelBot:
         foes = self._foes(game, me)
         if not foes:
             return None
-        for a in game.legal_actions():
-            if isinstance(a, UseAbility) and a.model == me.id:
-                ab = game.armoury(me).ability_by_name().get(a.ability)
-                if ab is not None and ab.effect == "glide":
-                    return a  # airborne: ungrounded pieces this round
+        if self._arm(game, obs, me)[2] == "high":
+            for a in game.legal_actions():
+                if isinstance(a, UseAbility) and a.model == me.id:
+                    ab = game.armoury(me).ability_by_name().get(a.ability)
+                    if ab is not None and ab.effect == "glide":
+                        return a  # this round is fought from the air: every piece ungrounded
         foe = min(foes, key=lambda f: game.distance(me, f))
         reach = float(obs["scenario"]["attack_range"])
         goal = self._goal(game, me, foe, reach)

@@ -124,13 +124,19 @@ SPECIAL_TEXT = {
 
 
 def check_build(
-    techniques: list[tuple[Piece, ...]], *, may_unground: bool, specials: bool, native: str | None = None
+    techniques: list[tuple[Piece, ...]],
+    *,
+    may_unground: bool,
+    specials: bool,
+    native: str | None = None,
+    airborne: bool = False,
 ) -> None:
     """Raise `BuildError` unless the build keeps R-X2's building rules (see docs/rules.md, R-X2):
 
     up to 4 techniques of 2-4 pieces; each piece of the pool (element and size) once; `^` only for an
     Avatar that is airborne or on higher ground, or on a piece of its `native` element (mastered:
-    it may be built ungrounded anywhere); a stacked piece rests on a grounded standing piece
+    it may be built ungrounded anywhere); an `airborne` Avatar builds in the air: every piece
+    ungrounded; a stacked piece rests on a grounded standing piece
     of its technique at least as large, one stacked piece on each; a technique holds no more
     deflecting pieces than other pieces (a tilted pyramid leans on a piece), except the Air Shield
     special when specials are played.
@@ -147,6 +153,11 @@ def check_build(
             if key in used:
                 raise BuildError(f"technique {name}: the {SIZE_WORD[p.size]} {p.element} piece is used twice")
             used.add(key)
+            if airborne and not p.ungrounded:
+                raise BuildError(
+                    f"technique {name}: {p.words} — an airborne Avatar builds in the air: every piece "
+                    "is ungrounded (add ^)"
+                )
             if p.up and not may_unground and p.element != native:
                 raise BuildError(
                     f"technique {name}: {p.words} — only an airborne Avatar or one on higher ground "

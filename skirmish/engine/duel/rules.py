@@ -224,6 +224,7 @@ class DuelRules(ScenarioSpecials):
             "history": [dict(x) for x in st["history"]],
             "attack_range": self.attack_range,
             "may_unground": {m.id: self.may_unground(m) for m in self.game.state.models if m.active},
+            "airborne": {m.id: movement.airborne(m) for m in self.game.state.models if m.active},
             "switches": {
                 "weakness_cycle": self.setting.weakness,
                 "weak_to": [list(x) for x in self.setting.weak_to],

@@ -35,11 +35,14 @@ def realise(
     may_unground: bool,
     native: str | None = None,
     banned: str | None = None,
+    airborne: bool = False,
 ) -> list[tuple[Piece, ...]]:
     """The template's build for an Avatar: elements rotated, raised as `variant` says (a piece may be
     ungrounded when the Avatar is airborne or on higher ground, or the piece is of its native
     element). Pieces of a `banned` element (an eclipse) are left out, and techniques left with one
     piece too."""
+    if airborne:
+        variant, may_unground = "high", True  # in the air every piece is ungrounded
     el = ELEMENTS[rotation:] + ELEMENTS[:rotation]
     letters = dict(zip("ABCD", el, strict=True))
     techniques: list[tuple[Piece, ...]] = []
@@ -58,7 +61,7 @@ def realise(
     if variant == "ground":
         techniques = [_stack(t) for t in techniques]
     try:
-        check_build(techniques, may_unground=may_unground, specials=False, native=native)
+        check_build(techniques, may_unground=may_unground, specials=False, native=native, airborne=airborne)
     except BuildError:  # pragma: no cover - every template is checked by the tests
         return []
     return techniques
@@ -77,11 +80,16 @@ def _stack(tech: tuple[Piece, ...]) -> tuple[Piece, ...]:
     return tuple(new)
 
 
-def candidate_texts(*, may_unground: bool, native: str | None = None, banned: str | None = None) -> list[str]:
+def candidate_texts(
+    *, may_unground: bool, native: str | None = None, banned: str | None = None, airborne: bool = False
+) -> list[str]:
     """The text form of every template build, without repeats, in a fixed order."""
     seen: list[str] = []
     for name, k, v in arms():
-        text = format_build(realise(name, k, v, may_unground=may_unground, native=native, banned=banned))
+        built = realise(
+            name, k, v, may_unground=may_unground, native=native, banned=banned, airborne=airborne
+        )
+        text = format_build(built)
         if text not in seen:
             seen.append(text)
     return seen
