@@ -319,10 +319,15 @@ class DuelBot:
         return moves[k] if dist[k] < now - 0.25 else None
 
     def _goal(self, game: Game, me: ModelState, foe: ModelState, reach: float) -> np.ndarray:
-        """Higher ground within reach of the foe if there is any (ungrounded pieces), else a point
-        a little inside the attack range on the line to the foe."""
+        """Where to stand: already in sight and reach of an enemy on higher ground (or flying), stay;
+        else higher ground from which the foe is within reach, if there is any near; else a point a
+        little inside the attack range on the line to the foe."""
         s = game.state
         here, there = s.xy[me.index], s.xy[foe.index]
+        high = movement.flies(me) or me.glide or game.height(me) > 0
+        in_reach = any(game.sees(me, f) and game.distance(me, f) <= reach - 1.0 for f in self._foes(game, me))
+        if in_reach and high:
+            return here.copy()  # type: ignore[no-any-return]
         if not movement.flies(me) and not me.glide:
             best = None
             table = game.table
@@ -332,17 +337,19 @@ class DuelBot:
                 c = np.asarray(table.polygons[i].centroid.coords[0], dtype=float)
                 d_me = float(np.hypot(*(c - here)))
                 d_foe = float(np.hypot(*(c - there)))
-                if d_me <= 2 * me.profile.move + 1 and d_foe <= reach + 10:
+                if d_me <= 2 * me.profile.move + 1 and d_foe <= reach + 1.0:
                     key = (d_me, d_foe)
                     if best is None or key < best[0]:
                         best = (key, c)
             if best is not None:
                 return best[1]  # type: ignore[no-any-return]
+        if in_reach:
+            return here.copy()  # type: ignore[no-any-return]
         d = there - here
         n = float(np.hypot(*d))
         if n < 1e-9:
             return here.copy()  # type: ignore[no-any-return]
-        want = max(2.0, reach - 3.0)
+        want = max(2.0, reach - 3.0) if game.sees(me, foe) else 2.0  # out of sight: go round
         return here + d / n * max(0.0, n - want)  # type: ignore[no-any-return]
 
 

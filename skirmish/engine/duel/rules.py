@@ -257,7 +257,10 @@ class DuelRules(ScenarioSpecials):
         if m is None or m.id in self.st["built"]:
             return []
         texts = candidate_texts(
-            may_unground=self.may_unground(m), native=self.native(m), banned=self._banned()
+            may_unground=self.may_unground(m),
+            native=self.native(m),
+            banned=self._banned(),
+            airborne=movement.airborne(m),
         )
         return [Build(m.id, t) for t in texts]
 
@@ -269,6 +272,7 @@ class DuelRules(ScenarioSpecials):
                 may_unground=self.may_unground(m),
                 specials=self.setting.specials,
                 native=self.native(m),
+                airborne=movement.airborne(m),
             )
         except BuildError as exc:
             raise IllegalAction("R-X2", f"{m.name}'s build: {exc}") from None
@@ -541,7 +545,9 @@ class DuelRules(ScenarioSpecials):
         g = self.game
         if len(g.teams_on_table()) <= 1:
             g.state.pending = None
-            g.finish("an Avatar has fallen" if g.teams_on_table() else "the last Avatars fell together")
+            g.finish(
+                "one Avatar is left standing" if g.teams_on_table() else "the last Avatars fell together"
+            )
             return
         if self.st["exhausted"]:
             self._end_round("an Avatar is out of techniques")
