@@ -30,7 +30,7 @@ WALL = "air.L.stand+earth.M.stand+water.S.deflect"
 
 
 def duel(challenger: str = "avatar_roku", *, seed: int = 1, **special: Any) -> Game:
-    """A duel waiting for Aang's build in round 1: Aang at (13, 8), the challenger 7" north, both in the open."""
+    """A duel waiting for Aang's build in round 1: Aang at (13, 8), the challenger 7" north, in the open."""
     sc = find_scenario("avatar_duel")
     g = new_game(
         "avatar_duel",
