@@ -1,11 +1,12 @@
-"""Players that choose actions: `random` (uniform over legal actions) and `heuristic`."""
+"""Players that choose actions: `random` (uniform over legal actions), `heuristic` (reads distances
+exactly) and `guess` (the heuristic bot judging ranges by eye, `skirmish.bots.estimate`)."""
 
 from __future__ import annotations
 
-from skirmish.bots.heuristic import HeuristicBot
+from skirmish.bots.heuristic import GuessingBot, HeuristicBot
 from skirmish.bots.random_bot import RandomBot
 
-POLICIES = {"heuristic": HeuristicBot, "random": RandomBot}
+POLICIES = {"heuristic": HeuristicBot, "guess": GuessingBot, "random": RandomBot}
 
 
 def make_bot(policy: str, seed: int, player: int) -> HeuristicBot | RandomBot:

@@ -155,7 +155,10 @@ def play_cmd(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
     bots: Annotated[
-        str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")
+        str | None,
+        typer.Option(
+            "--bots", help="Bots play every side: heuristic (default), guess (judges ranges) or random."
+        ),
     ] = None,
     headless: Annotated[
         bool, typer.Option("--headless", help="No window: play and print the result.")
@@ -245,8 +248,12 @@ def test_troupes_cmd(
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
     bots: Annotated[
-        str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")
+        str, typer.Option("--bots", help="Bot policy for every seat: heuristic, guess or random.")
     ] = "heuristic",
+    compare_bots: Annotated[
+        str | None,
+        typer.Option("--compare-bots", help="Also play A v B with these bots, same seeds (paired)."),
+    ] = None,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
     ] = None,
@@ -273,6 +280,7 @@ def test_troupes_cmd(
         option or [],
         bots,
         save_replays,
+        compare_bots,
     )
 
 

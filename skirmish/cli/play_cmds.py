@@ -10,7 +10,7 @@ from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
 
-POLICIES = ("heuristic", "random")
+POLICIES = ("heuristic", "guess", "random")
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:

@@ -72,6 +72,11 @@ def _range(a: Ability, default: float) -> float:
     return float(a.range) if a.range is not None else default
 
 
+def reach(a: Ability) -> float:
+    """The range of an aimed ability (6" when its data names none)."""
+    return _range(a, 6.0)
+
+
 def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
     s = game.state
     if a.effect == "heal":

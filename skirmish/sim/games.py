@@ -39,6 +39,8 @@ class Matchup:
     b: Troupe
     a_arg: str
     b_arg: str
+    policy: str | None = None
+    """Bot policy of this matchup's seats, when not the plan's (`test-troupes --compare-bots`)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            self.policy,
+            m.policy or self.policy,
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -178,7 +180,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     side_a = a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = [plan.policy] * len(troupes)
+    policies = [m.policy or plan.policy] * len(troupes)
     game = Game(
         plan.scenario,
         troupes,
