@@ -63,12 +63,16 @@ def _usable(game: Game, m: ModelState, a: Ability) -> bool:
         return False
     if game.rules.element_blocked(m, a.element):
         return False
-    if not m.active or m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
+    if m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
         return False
-    if game.state.step == "shooting" and a.effect in SHOTS:
+    if game.state.step == "shooting" and a.effect in AIMED:
         from skirmish.engine.shooting import can_fire
 
-        return can_fire(game, m) and m.active
+        # R-C2 simultaneous fire: a model KO'd earlier in this shooting step still uses a ranged
+        # ability, as it still fires its bow; one not yet fired (R-C6), not locked in melee.
+        return can_fire(game, m)
+    if not m.active:
+        return False
     if a.effect == "glide":
         return not m.moved and not m.taking_cover and not game.in_melee(m)
     return True
@@ -200,6 +204,13 @@ def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]
     return None
 
 
+def _simultaneous_fire(game: Game, m: ModelState) -> bool:
+    """R-C2: in the shooting step a model KO'd earlier in this step still fires (and aims abilities)."""
+    from skirmish.engine.shooting import can_fire
+
+    return game.state.step == "shooting" and can_fire(game, m)
+
+
 def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
     """An aimed ability, declared and paid: measure now (R-C1), then the Perception test (R-M4, R-M5).
 
@@ -241,7 +252,7 @@ def do_use(game: Game, action: UseAbility) -> None:
     if m.player != s.active_player:
         raise IllegalAction("R-P4", f"{m.name} belongs to another player")
     a = next((x for x in abilities_of(m, game.armoury(m)) if x.name == action.ability), None)
-    if not m.active:
+    if not m.active and not (a is not None and a.effect in AIMED and _simultaneous_fire(game, m)):
         raise IllegalAction("R-P5", f"{m.name} is KO'd")
     if a is None:
         raise IllegalAction("R-P4", f"{m.name} has no ability `{action.ability}`")
