@@ -231,7 +231,7 @@ def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
             ids,
         )
         return False
-    if a.effect == "push" and target.taking_cover and not sees_hidden(game, m, target):
+    if target.taking_cover and not sees_hidden(game, m, target):
         start = len(game.dice.history)
         passed, roll = perception_test(game.dice, m.profile.perception)
         verdict = "passes" if passed else "fails — the ability is spent"

@@ -222,7 +222,7 @@ def do_shoot(game: Game, action: Shoot) -> None:
             ids,
         )
         return
-    if target.taking_cover and not sees_hidden(game, shooter, target):
+    if target.taking_cover and not spotted(game, shooter, target):
         start = len(game.dice.history)
         passed, roll = perception_test(game.dice, shooter.profile.perception)
         verdict = "passes" if passed else "fails — the shot is lost"
@@ -240,6 +240,12 @@ def do_shoot(game: Game, action: Shoot) -> None:
     if abilities.offer_reaction(game, shooter, target, spec):
         return
     resolve(game, shooter, target, spec)
+
+
+def spotted(game: Game, shooter: ModelState, target: ModelState) -> bool:
+    """No Perception test for this shot: Seismic Sense, or the shooter nullified the target's cover
+    this turn (its ability already took the test, or needed none: ruling R-C6 in docs/rules.md)."""
+    return bool(target.buffs.get(f"exposed:{shooter.id}")) or sees_hidden(game, shooter, target)
 
 
 def sees_hidden(game: Game, shooter: ModelState, target: ModelState) -> bool:
