@@ -6,7 +6,11 @@ from __future__ import annotations
 from skirmish.bots.heuristic import GuessingBot, HeuristicBot
 from skirmish.bots.random_bot import RandomBot
 
-POLICIES = {"heuristic": HeuristicBot, "guess": GuessingBot, "random": RandomBot}
+POLICIES: dict[str, type[HeuristicBot] | type[RandomBot]] = {
+    "heuristic": HeuristicBot,
+    "guess": GuessingBot,
+    "random": RandomBot,
+}
 
 
 def make_bot(policy: str, seed: int, player: int) -> HeuristicBot | RandomBot:

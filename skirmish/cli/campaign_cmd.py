@@ -184,6 +184,7 @@ def play(
             file=sys.stderr,
         )
         headless = True
+    result: tuple[bool, str, int] | None
     if headless or bots is not None:
         result = _play_headless(scenario, troupes, game_seed, bots or "heuristic", replay_out)
     else:

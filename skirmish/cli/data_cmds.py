@@ -156,10 +156,12 @@ def list_kind(kind: str) -> None:
 
 
 def schema(kind: str) -> None:
+    from pydantic import BaseModel
+
     from skirmish.data.scenario import Scenario
     from skirmish.data.troupe import Troupe
 
-    models = {"troupe": Troupe, "scenario": Scenario}
+    models: dict[str, type[BaseModel]] = {"troupe": Troupe, "scenario": Scenario}
     if kind not in models:
         raise UsageProblem(f"schema: unknown kind `{kind}` (choose `troupe` or `scenario`)")
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **models[kind].model_json_schema()}

@@ -694,15 +694,15 @@ def odds_table(a_arg: str, b_arg: str, json_out: bool) -> None:
     mt.add_column("B model")
     mt.add_column("open", justify="right")
     mt.add_column("B in cover", justify="right")
-    for r in melees:
+    for mr in melees:
         mt.add_row(
-            r.attacker,
-            r.defender,
+            mr.attacker,
+            mr.defender,
             *(
                 " / ".join(
                     pct(x) for x in (o.attacker_hits, o.defender_hits, o.defender_wounded, o.attacker_wounded)
                 )
-                for o in r.odds
+                for o in mr.odds
             ),
         )
     console.print(mt)

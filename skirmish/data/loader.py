@@ -13,6 +13,7 @@ import math
 import os
 import stat
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -163,7 +164,7 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
 def check_scenario_geometry(scenario: Scenario, name: str) -> list[Problem]:
     """Every polygon must be a simple shape with area (a self-crossing outline is refused)."""
     problems: list[Problem] = []
-    groups = [
+    groups: list[tuple[str, Sequence[Any]]] = [
         ("terrain", scenario.terrain),
         ("deployment", scenario.deployment),
         ("scoring.zones", scenario.scoring.zones),

@@ -29,8 +29,8 @@ from skirmish.engine.replay import write_atomic
 from skirmish.engine.scenarios_pursuit import PURSUIT_KEYS, parse_config
 from skirmish.rules.dice import derive_seed
 
-SAVE_FORMAT = "skirmish-campaign"
-SAVE_VERSION = 1
+SAVE_FORMAT: Literal["skirmish-campaign"] = "skirmish-campaign"
+SAVE_VERSION: Literal[1] = 1
 DEFAULT_CAMPAIGN = "aangs_destiny"
 STATS = ("hp", "ap", "move", "ranged", "dodge", "combat", "perception")
 OVERRIDABLE = PURSUIT_KEYS - {"campaign", "chapter"}

@@ -252,7 +252,7 @@ def parse_replay(data: Any, name: str) -> Replay:
     if problems:
         raise DataError(problems)
     assert scenario is not None and isinstance(seed, int)
-    result = data.get("result") if isinstance(data.get("result"), dict) else {}
+    result: dict[str, Any] = data["result"] if isinstance(data.get("result"), dict) else {}
     return Replay(scenario, troupes, options, seed, list(bots), actions, final_hash, result, name)
 
 

@@ -12,8 +12,9 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pygame
@@ -345,7 +346,7 @@ class BattleScene(Scene):
         self.message_until = self.time + seconds
         self._banner_key = None
 
-    def path_kind(self, m: ModelState) -> type[Action] | None:
+    def path_kind(self, m: ModelState) -> type[Move] | type[Advance] | type[Disengage] | None:
         """Which path action the selected model would make now: Move, Advance or Disengage."""
         step = self.s.step
         if step == "movement" and movement.can_move(self.game, m):
@@ -687,13 +688,12 @@ class BattleScene(Scene):
             return out
         if s.pending is not None:
             for k, (label, action, why) in enumerate(self.menu_items[:9]):
-                out.append(
-                    Button(label, str(k + 1), (lambda k=k: self.choose_menu(k)), action is not None, why)
-                )
+                out.append(Button(label, str(k + 1), partial(self.choose_menu, k), action is not None, why))
             return out
         allowed = SPECS[s.step].actions
-        m = self.selected_model()
-        mine = m is not None and m.player == s.active_player and m.active
+        sel = self.selected_model()
+        mine = sel is not None and sel.player == s.active_player and sel.active
+        m = cast(ModelState, sel)  # read only where `mine` holds, so never None there
         need = "select one of your models"
         if "Deploy" in allowed:
             out.append(Button("Drag a model to re-place it", "drag", None, mine, "" if mine else need))
@@ -1014,7 +1014,8 @@ class BattleScene(Scene):
             self.ruler = (b, b)
             return
         if self.mode in ("shoot", "charge"):
-            if m is not None and m.active and self.game.enemies(m, self.selected_model()):
+            sel = self.selected_model()
+            if m is not None and m.active and sel is not None and self.game.enemies(m, sel):
                 self.declare_on(m)
             else:
                 self.say("Click an enemy model (Esc cancels)", bad=True)
@@ -1440,7 +1441,7 @@ class BattleScene(Scene):
             self._los_cache = (key, out)
             return out
         c = s.xy[m.index]
-        shadows = []
+        shadows: list[shapely.Polygon] = []
         for i in np.flatnonzero(g.table.blocks_sight):
             poly = g.table.polygons[i]
             ring = np.asarray(poly.exterior.coords)
@@ -1589,7 +1590,7 @@ class BattleScene(Scene):
         ma, ms = saves_of(g, m)
         ta, ts = saves_of(g, t)
         bonus = 0
-        odds = melee_odds(
+        mo = melee_odds(
             mine.base_total + bonus,
             theirs.base_total,
             attacker_armour=ma,
@@ -1607,8 +1608,8 @@ class BattleScene(Scene):
             f"{m.name} charges {t.name} (one exchange, 1 against 1, if the charge reaches)",
             f"{m.name}: {die_sum(mine)}",
             f"{t.name}: {die_sum(theirs)}",
-            f"{t.name} wounded {odds.defender_wounded:.0%} (KO {odds.defender_ko:.0%}) · "
-            f"{m.name} wounded {odds.attacker_wounded:.0%} (KO {odds.attacker_ko:.0%})",
+            f"{t.name} wounded {mo.defender_wounded:.0%} (KO {mo.defender_ko:.0%}) · "
+            f"{m.name} wounded {mo.attacker_wounded:.0%} (KO {mo.attacker_ko:.0%})",
         ]
 
     def draw_odds(self, surf: pygame.Surface) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -77,23 +78,23 @@ class MenuScene(Scene):
             rows.append(
                 Row(
                     f"{side.name}: troupe",
-                    lambda i=i: f"{self.troupes[i].title} ({self.troupe_labels[i]})",
-                    lambda d, i=i: self.change_troupe(i, d),
+                    partial(lambda i: f"{self.troupes[i].title} ({self.troupe_labels[i]})", i),
+                    partial(self.change_troupe, i),
                 )
             )
             rows.append(
                 Row(
                     f"{side.name}: played by",
-                    lambda i=i: SEAT_WORDS.get(self.seats[i], self.seats[i]),
-                    lambda d, i=i: self.change_seat(i, d),
+                    partial(lambda i: SEAT_WORDS.get(self.seats[i]) or str(self.seats[i]), i),
+                    partial(self.change_seat, i),
                 )
             )
         for name in TOGGLES:
             rows.append(
                 Row(
                     f"option {name}",
-                    lambda n=name: "on" if getattr(self.options, n) else "off",
-                    lambda d, n=name: self.toggle(n),
+                    partial(lambda n: "on" if getattr(self.options, n) else "off", name),
+                    partial(lambda n, d: self.toggle(n), name),
                 )
             )
         rows.append(
