@@ -649,7 +649,9 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        from skirmish.bots import POLICIES
+
+        policies = [p if p in POLICIES else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 

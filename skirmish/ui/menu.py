@@ -20,9 +20,14 @@ if TYPE_CHECKING:
     from skirmish.data.troupe import Troupe
     from skirmish.ui.app import App
 
-SEATS = (None, "heuristic", "random")
-SEAT_WORDS = {None: "a person", "heuristic": "heuristic bot", "random": "random bot"}
-TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight")
+SEATS = (None, "heuristic", "guess", "random")
+SEAT_WORDS = {
+    None: "a person",
+    "heuristic": "heuristic bot",
+    "guess": "guessing bot (judges ranges)",
+    "random": "random bot",
+}
+TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight", "cover_shield_in_melee")
 
 
 @dataclass
@@ -188,9 +193,7 @@ class MenuScene(Scene):
             except (DataError, OSError) as exc:
                 self.say(f"Could not load {path}: {exc}", True)
                 return
-            seats = [b if b in ("heuristic", "random") else None for b in rep.bots] or [None] * len(
-                rep.troupes
-            )
+            seats = [b if b in SEATS else None for b in rep.bots] or [None] * len(rep.troupes)
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
         self.prompt = TextPrompt("Load a saved game", SAVE_PATH, done)
