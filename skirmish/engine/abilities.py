@@ -218,8 +218,7 @@ def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
     `premeasure`, which refuses such a target first) or the test failed. The order is that of a
     shot (`shooting.do_shoot`), so the two never disagree on which die is rolled when.
     """
-    from skirmish.engine.shooting import sees_hidden
-    from skirmish.rules.combat import perception_test
+    from skirmish.engine.shooting import finds_hidden
 
     ids = (m.id, target.id)
     distance, reach = game.distance(m, target), _range(a, 6.0)
@@ -231,19 +230,7 @@ def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
             ids,
         )
         return False
-    if target.taking_cover and not sees_hidden(game, m, target):
-        start = len(game.dice.history)
-        passed, roll = perception_test(game.dice, m.profile.perception)
-        verdict = "passes" if passed else "fails — the ability is spent"
-        game.emit(
-            "perception",
-            f"{m.name} tests Perception to use {a.title} on {target.name} (Taking Cover): "
-            f"rolls {roll} vs {m.profile.perception}, {verdict}",
-            ids,
-            rolls_from=start,
-        )
-        return passed
-    return True
+    return finds_hidden(game, m, target, f"use {a.title} on {target.name}", "the ability is spent")
 
 
 def do_use(game: Game, action: UseAbility) -> None:
