@@ -49,13 +49,19 @@ def test_r_m5_pinning_throw_passing_perception_pins_the_model_taking_cover() -> 
     assert m(g, "p1.fire_soldier_1").limping
 
 
-def test_r_c6_nullify_cover_tests_perception_is_not_the_shot_and_spares_the_second_test() -> None:
+def _archer_and_sokka_in_cover() -> Game:
+    """A Yuyan archer (Perception 5, Eagle Eye) facing Sokka Taking Cover in the old ruins."""
     g = new_game(troupes=[troupe("fire_nation_army"), troupe("team_avatar")])
     keep_only(g, ["p0.yuyan_archer_1", "p1.sokka", "p1.katara"])
     place(g, {"p0.yuyan_archer_1": (31.0, 20.0), "p1.sokka": (31.0, 31.0), "p1.katara": (44.0, 44.0)})
     advance_to(g, "take_cover", 1)
     g.apply(TakeCover("p1.sokka"))
     advance_to(g, "shooting", 0)
+    return g
+
+
+def test_r_c6_nullify_cover_tests_perception_is_not_the_shot_and_spares_the_second_test() -> None:
+    g = _archer_and_sokka_in_cover()
     archer = m(g, "p0.yuyan_archer_1")
     start = len(g.dice.history)
     g.dice.force(5)  # Perception 5 passes
@@ -63,19 +69,14 @@ def test_r_c6_nullify_cover_tests_perception_is_not_the_shot_and_spares_the_seco
     assert rolls_since(g, start) == [5] and not archer.fired
     assert Shoot("p0.yuyan_archer_1", "p1.sokka", "longbow") in g.legal_actions()
     start = len(g.dice.history)
-    g.dice.force(1, 6, 6, 6)  # shot 1 v dodge 6: dodged; no Perception die in between
+    g.dice.force(1, 6)  # shot 1 v dodge 6: dodged; no Perception die in between
     g.apply(Shoot("p0.yuyan_archer_1", "p1.sokka", "longbow"))
     assert rolls_since(g, start) == [1, 6]
     assert "target in the open" in last_event(g, "shot").text
 
 
 def test_r_c6_nullify_cover_failing_perception_leaves_the_cover() -> None:
-    g = new_game(troupes=[troupe("fire_nation_army"), troupe("team_avatar")])
-    keep_only(g, ["p0.yuyan_archer_1", "p1.sokka", "p1.katara"])
-    place(g, {"p0.yuyan_archer_1": (31.0, 20.0), "p1.sokka": (31.0, 31.0), "p1.katara": (44.0, 44.0)})
-    advance_to(g, "take_cover", 1)
-    g.apply(TakeCover("p1.sokka"))
-    advance_to(g, "shooting", 0)
+    g = _archer_and_sokka_in_cover()
     g.dice.force(6)
     g.apply(UseAbility("p0.yuyan_archer_1", "eagle_eye", target="p1.sokka"))
     assert not m(g, "p1.sokka").buffs.get("exposed:p0.yuyan_archer_1")
