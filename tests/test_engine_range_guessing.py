@@ -80,6 +80,7 @@ def test_r_c1_the_ruler_measures_your_own_path_not_model_to_model_in_the_move_ph
     aang, zuko = m(g, "p0.aang"), m(g, "p1.zuko")
     a, z = tuple(g.state.xy[aang.index]), tuple(g.state.xy[zuko.index])
     gap = g.distance(aang, zuko)
+    assert f"{gap:.1f}" == "39.0"  # what the ruler used to say, model to model
     seen = ruler.reading(g, [a, z], model=aang, ends=(aang, zuko))
     assert seen.length is None and f"{gap:.1f}" not in seen.text() and "beyond" in seen.text()
     # Its own path, within its Move: the drawn length, never snapped to bases.
