@@ -18,6 +18,8 @@ from helpers_engine import (
     scenario,
     troupe,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skirmish.bots import make_bot
 from skirmish.bots.estimate import SKILLS, DistanceJudge, deviate
@@ -113,3 +115,22 @@ def test_r_c1_compare_bots_bad_policy_is_one_line_and_the_replay_command_names_t
     a, b = troupe("team_avatar"), troupe("zuko_hunting_party")
     plan = Plan(sc, (Matchup(a, b, "team_avatar", "zuko_hunting_party", policy="guess"),), sc.options, 1)
     assert "--bots guess" in plan.command(0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    player=st.integers(0, 7),
+    turn=st.integers(1, 50),
+    looker=st.integers(0, 40),
+    target=st.integers(0, 40),
+    true=st.floats(0.0, 100.0),
+    skill=st.sampled_from(sorted(SKILLS)),
+)
+def test_r_c1_a_guess_is_never_negative_and_never_off_by_more_than_three_standard_errors(
+    seed: int, player: int, turn: int, looker: int, target: int, true: float, skill: str
+) -> None:
+    judge = DistanceJudge(seed, player, skill)
+    guess = judge.guess(true, turn, looker, target)
+    assert guess >= 0.0 and abs(guess - true) <= 3.0 * SKILLS[skill] * true + 1e-9
+    assert guess == DistanceJudge(seed, player, skill).guess(true, turn, looker, target)
