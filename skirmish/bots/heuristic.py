@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from skirmish.bots.duel_bot import DuelBot
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
 from skirmish.engine.game import Game
@@ -27,9 +28,12 @@ class HeuristicBot:
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
         self._stay: set[tuple[int, str, bytes]] = set()
+        self._duel = DuelBot(seed, player)
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
+        if game.rules.technique_duel():
+            return self._duel.choose(game)  # the Avatar Duel's hidden choices (R-X2)
         s = game.state
         if s.pending is not None:
             return self._pending(game)

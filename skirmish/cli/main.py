@@ -113,7 +113,7 @@ def troupe_cost_cmd(
 
 @app.command("list")
 def list_cmd(
-    kind: Annotated[ListKind, typer.Argument(help="What to list.", metavar="KIND")],
+    kind: Annotated[ListKind, typer.Argument(help="What to list.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object (docs/json.md).")] = False,
 ) -> None:
     """List shipped troupes or scenarios (then the user's own): the name other commands take, then a
@@ -125,7 +125,7 @@ def list_cmd(
 
 @app.command("schema")
 def schema_cmd(
-    kind: Annotated[SchemaKind, typer.Argument(help="Which file's schema.", metavar="KIND")],
+    kind: Annotated[SchemaKind, typer.Argument(help="Which file's schema.")],
 ) -> None:
     """Print the JSON Schema of a troupe, scenario, replay or campaign save file (for editors)."""
     from skirmish.cli.data_cmds import schema
@@ -572,9 +572,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0) from None
     except SystemExit as exc:
         if exc.code == 1 and (
-            type(sys.stdout).__name__ == "PacifyFlushWrapper" or _stdout_identity() != before
+            type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper" or _stdout_identity() != before
         ):
-            # EPIPE met by typer (it swaps in click's pacifying wrapper) or by rich (it points stdout
+            # EPIPE met by typer (it swaps in click's pacifying wrapper, `_PacifyFlushWrapper` in click
+            # before typer vendored it) or by rich (it points stdout
             # at /dev/null); both then exit 1, but a reader that stopped reading is no error here.
             _quiet_stdout()
             raise SystemExit(0) from None

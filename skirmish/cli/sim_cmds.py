@@ -296,6 +296,10 @@ def _open_results(path: str, plan: Any, games: int, size: int, identity: dict[st
 
     digest, about = run_identity(plan, games, size, identity)
     p = Path(path)
+    if p.exists() and not p.is_file():  # a FIFO or device would block or swallow the results
+        raise UsageProblem(
+            f"--resume {path}: is not a regular file; give a file (new, or an interrupted run's)"
+        )
     resumed: list[Any] = []
     at: int | None = None
     if p.exists() and p.stat().st_size > 0:
@@ -501,6 +505,9 @@ def run_test_troupes(
         print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
         print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+    if save_replays:
+        where = Path(save_replays).resolve()
+        print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
 
 
 def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:

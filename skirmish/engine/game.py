@@ -31,7 +31,7 @@ from skirmish.engine.errors import IllegalAction
 from skirmish.engine.inputs import resolve_game_inputs
 from skirmish.engine.log import Event
 from skirmish.engine.names import display_names
-from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
+from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
 from skirmish.engine.skips import note_skip
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
@@ -106,6 +106,15 @@ class Game:
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
         self.rules = scenario_rules.for_scenario(self)
+        # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
+        ext = self.rules.extensions()
+        self._turn = self.rules.turn_steps()
+        self._step_index = {sp.name: i for i, sp in enumerate(self._turn)}
+        self._begin = {**_BEGIN, **ext.get("begin", {})}
+        self._has_opts = {**_HAS_OPTIONS, **ext.get("has_options", {})}
+        self._generators = {**_GENERATORS, **ext.get("generators", {})}
+        self._handlers = {**_HANDLERS, **ext.get("handlers", {})}
+        self._pending_gen = ext.get("pending", {})
         deploy.auto_deploy(self)
         self._begin_step(DEPLOY.name)
         self._run_until_input()
@@ -364,12 +373,14 @@ class Game:
         if s.over:
             return []
         if s.pending is not None:
+            if s.pending.kind in self._pending_gen:
+                return self._pending_gen[s.pending.kind](self)
             return (
                 charges.pending_actions(self)
                 if s.pending.kind == "counter_charge"
                 else abilities.pending_actions(self)
             )
-        gen = _GENERATORS.get(s.step)
+        gen = self._generators.get(s.step)
         actions = gen(self, s.active_player) if gen else []
         actions.extend(abilities.candidates(self, s.active_player))
         actions.append(EndStep())
@@ -389,7 +400,7 @@ class Game:
                 else f"the {SPECS[s.step].title} step"
             )
             raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
-        handler: Callable[[Game, Action], None] = _HANDLERS[kind]
+        handler: Callable[[Game, Action], None] = self._handlers[kind]
         if not self.transactional:
             # Replays and batch runs abandon the game on any refusal, so they skip the snapshot.
             try:
@@ -533,7 +544,7 @@ class Game:
         s.active_index = 0
         for p in s.players:
             p.done = False
-        hook = _BEGIN.get(name)
+        hook = self._begin.get(name)
         if hook is not None:
             hook(self)
         self.rules.on_step(name)
@@ -543,20 +554,20 @@ class Game:
         if s.step == DEPLOY.name:
             self._start_turn()
             return
-        i = STEP_INDEX[s.step]
-        if i + 1 < len(TURN):
-            self._begin_step(TURN[i + 1].name)
+        i = self._step_index[s.step]
+        if i + 1 < len(self._turn):
+            self._begin_step(self._turn[i + 1].name)
         elif not s.over:
             self._start_turn()
 
     def _start_turn(self) -> None:
         s = self.state
         s.turn += 1
-        s.step, s.phase = TURN[0].name, TURN[0].phase
+        s.step, s.phase = self._turn[0].name, self._turn[0].phase
         if self.options.priority_roll:
             s.order = self._priority_order()
         self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
-        self._begin_step(TURN[0].name)
+        self._begin_step(self._turn[0].name)
 
     def _priority_order(self) -> list[int]:
         """R-T2 option: every player rolls a D6, highest first; tied players roll again among themselves."""
@@ -598,7 +609,7 @@ class Game:
             s = self.state
 
     def _has_options(self, player: int) -> bool:
-        check = _HAS_OPTIONS.get(self.state.step)
+        check = self._has_opts.get(self.state.step)
         if check is not None and check(self, player):
             return True
         return abilities.has_options(self, player)
@@ -608,6 +619,14 @@ class Game:
         s = self.state
         if s.pending is None and s.players[s.order[s.active_index]].done:
             s.active_index += 1
+
+    # ----------------------------------------------------------------- what a player may know
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may know now, for the UI and bots: everything public, and of hidden things
+        (the Duel's techniques behind the shield) only that player's own. See `engine.observe`."""
+        from skirmish.engine.observe import observation
+
+        return observation(self, player)
 
     # ----------------------------------------------------------------- results
     def finish(self, reason: str) -> None:

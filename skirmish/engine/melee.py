@@ -112,7 +112,7 @@ def resolve_melee(game: Game) -> None:
                 "winner": next((s.models[w].id for w, lo in results if {w, lo} == {a, b}), None),
                 "result": "tie",
             }
-            for a, b in group_pairs
+            for a, b in (group_pairs if game.record_log else [])
         ]
         game.emit(
             "melee",
