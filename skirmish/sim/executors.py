@@ -163,7 +163,7 @@ class DaskExecutor(Executor):
         try:
             return self._inner.submit(fn, *args, **kwargs)
         except Exception as exc:
-            if self.lost(exc):
+            if self.lost(exc) or self.client.status not in ("running", "connecting"):
                 raise ExecutorUnavailable(f"{self.where}: the scheduler is gone ({_describe(exc)})") from None
             raise
 
@@ -205,7 +205,10 @@ class DaskExecutor(Executor):
 
 
 def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
+    """An exception in a few words: its type and the start of its message."""
+    text = " ".join(str(exc).split())
+    if len(text) > 80:
+        text = text[:79] + "…"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -241,6 +244,7 @@ def dask_executor(
         raise ExecutorUnavailable(
             "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
         ) from None
+    _quiet_dask_logs()
     cluster: Any = None
     where = f"--scheduler {scheduler}" if scheduler else "--executor dask"
     try:
@@ -269,13 +273,21 @@ def dask_executor(
         _quietly_close(client, cluster)
 
 
+def _quiet_dask_logs() -> None:
+    """Dask and tornado log a traceback for every broken connection when a scheduler dies; the
+    command reports that itself in one line, so their loggers are silenced below CRITICAL."""
+    import logging
+
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
+    for name in ("distributed", "tornado", *names):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def _quietly_close(client: Any, cluster: Any) -> None:
     """Close the client and cluster; a scheduler that is already gone must not print a traceback."""
     import contextlib
-    import logging
 
-    for name in ("distributed", "distributed.client", "distributed.comm", "tornado"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    _quiet_dask_logs()
     with contextlib.suppress(Exception):
         client.close(timeout=5)
     if cluster is not None:
