@@ -92,18 +92,43 @@ class LocalPool(Executor):
                 "(killed, or out of memory?); giving up"
             )
         self.restarts += 1
+        survivors = self._processes()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        _kill(survivors)
         self._pool = self._make()
 
     def check(self) -> None:
         return None
 
+    def _processes(self) -> list[Any]:
+        return list((getattr(self._pool, "_processes", None) or {}).values())
+
     def pids(self) -> list[int]:
         """The worker processes' ids (for the fault tests)."""
-        return [p.pid for p in getattr(self._pool, "_processes", {}).values() if p.pid is not None]
+        return [p.pid for p in self._processes() if p.pid is not None]
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        procs = self._processes()
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        _kill(procs)
+
+
+def _kill(procs: list[Any]) -> None:
+    """SIGKILL the workers of a broken pool that are still alive.
+
+    When a worker dies holding the pool's shared queue lock (a semaphore across processes), the
+    others block on it for ever, and `terminate()` (SIGTERM) does not always end them: left alone
+    they would outlive the run as orphans.
+    """
+    import contextlib
+
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            if proc.is_alive():
+                proc.kill()
+    for proc in procs:
+        with contextlib.suppress(Exception):
+            proc.join(timeout=2)
 
 
 @contextmanager
