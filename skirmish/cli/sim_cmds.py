@@ -19,12 +19,10 @@ from typing import IO, Any
 from skirmish.cli.errors import UsageProblem, nonempty, output_path, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
-from skirmish.data.scenario import BOT_POLICIES
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 512
 MAX_ROUND_ROBIN = 16
-POLICIES = BOT_POLICIES
 
 
 def _check_flags(
@@ -40,8 +38,19 @@ def _check_flags(
     batch: int | None,
     outputs: dict[str, str | None],
     bots: str,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
+    compare_bots: str | None = None,
 ) -> None:
+    from skirmish.cli.play_cmds import policy_problem
+
     problems: list[str] = []
+    if compare_bots is not None:
+        problem = policy_problem("--compare-bots", compare_bots)
+        if problem is not None:
+            problems.append(problem)
+        if compare is not None or round_robin:
+            problems.append("--compare-bots: not with --compare or --round-robin (one change at a time)")
     if round_robin:
         if len(troupes) < 2:
             problems.append(f"--round-robin: give at least 2 troupes, not {len(troupes)}")
@@ -67,8 +76,10 @@ def _check_flags(
         problems.append(f"--stop-width {stop_width}: an interval width between 0 and 1, e.g. 0.1")
     if batch is not None and not 1 <= batch <= 10_000:
         problems.append(f"--batch {batch}: choose 1 to 10000 games per task")
-    if bots not in POLICIES:
-        problems.append(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    for flag, policy in (("--bots", bots), ("--bots-a", bots_a), ("--bots-b", bots_b)):
+        problem = policy_problem(flag, policy) if policy is not None else None
+        if problem is not None:
+            problems.append(problem)
     for i, arg in enumerate(troupes):
         if not arg.strip():
             problems.append(f"TROUPES: troupe {i + 1} is empty; give a name or a file")
@@ -377,6 +388,9 @@ def run_test_troupes(
     bots: str,
     save_replays: str | None,
     resume: str | None = None,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
+    compare_bots: str | None = None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
     workers = _parse_workers(workers_arg)
@@ -393,6 +407,9 @@ def run_test_troupes(
         batch,
         {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays, "--resume": resume},
         bots,
+        bots_a,
+        bots_b,
+        compare_bots,
     )
     if plot_out is not None:
         try:
@@ -410,12 +427,15 @@ def run_test_troupes(
 
     if round_robin:
         pairs = list(combinations(range(len(loaded)), 2))
-    elif compare is not None:
-        pairs = [(0, 1), (2, 1)]
+    elif compare is not None or compare_bots is not None:
+        pairs = [(0, 1), (2, 1) if compare is not None else (0, 1)]
     else:
         pairs = [(0, 1)]
     _check_deployment(scenario, source, loaded, pairs, options)
     matchups = tuple(Matchup(loaded[i], loaded[j], args[i], args[j]) for i, j in pairs)
+    if compare_bots is not None:
+        # The same matchup on the same seeds, the second time with other bots: a paired comparison.
+        matchups = (matchups[0], Matchup(loaded[0], loaded[1], args[0], args[1], policy=compare_bots))
     if save_replays is not None:
         try:
             Path(save_replays).mkdir(exist_ok=True)
@@ -429,6 +449,8 @@ def run_test_troupes(
         options,
         seed,
         policy=bots,
+        policy_a=bots_a,
+        policy_b=bots_b,
         scenario_arg=scenario_arg or DEFAULT_SCENARIO,
         turns=turns,
         option_args=tuple(option_args),
@@ -438,6 +460,8 @@ def run_test_troupes(
     size = batch if batch is not None else default_batch_size(games)
     label = "Round robin" if round_robin else f"{loaded[0].title} v {loaded[1].title}"
     identity = {"compare": compare, "round_robin": round_robin, "stop_width": stop_width}
+    if bots_a is not None or bots_b is not None:  # a run with a bot per side is another run
+        identity |= {"bots_a": bots_a, "bots_b": bots_b}
     with contextlib.ExitStack() as stack:
         results = _open_results(resume, plan, games, size, identity) if resume else None
         resumed: list[Any] = []
@@ -458,7 +482,7 @@ def run_test_troupes(
                     batch_size=size,
                     window=max(4, 3 * n_workers),
                     stop=width_rule(stop_width) if stop_width is not None else None,
-                    paired=compare is not None,
+                    paired=compare is not None or compare_bots is not None,
                     on_record=_fan_out(sinks),
                     on_progress=bar.update,
                     on_batch=results.batch if results is not None else None,
@@ -476,11 +500,13 @@ def run_test_troupes(
         "executor": executor,
         "seconds": result.seconds,
         "games_per_second": result.games_per_second,
+        "bots_a": bots_a or bots,  # the bot that played troupe A's side, and B's
+        "bots_b": bots_b or bots,
     }
     if round_robin:
         report = _round_robin_report(result, args, loaded, pairs, meta)
     else:
-        report = _match_report(result, args, compare, meta)
+        report = _match_report(result, args, compare, meta, bots, compare_bots)
     if plot_out is not None:
         _plot(result, report, plot_out, round_robin, loaded, args)
     if json_out:
@@ -491,9 +517,19 @@ def run_test_troupes(
         print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
         print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+    if save_replays:
+        where = Path(save_replays).resolve()
+        print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
 
 
-def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:
+def _match_report(
+    result: Any,
+    args: list[str],
+    compare: str | None,
+    meta: dict[str, Any],
+    bots: str = "heuristic",
+    compare_bots: str | None = None,
+) -> dict[str, Any]:
     from skirmish.sim.stats import paired_difference
 
     base = result.tallies[0].summary()
@@ -502,12 +538,14 @@ def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[
     report["games_per_second"] = meta["games_per_second"]
     report.update({k: v for k, v in base.items() if k not in report})
     report.update({k: v for k, v in meta.items() if k not in report})
-    if compare is not None and result.paired is not None:
+    report["bots"] = bots
+    if (compare is not None or compare_bots is not None) and result.paired is not None:
         other = result.tallies[1].summary()
         diff, (low, high) = paired_difference(result.paired)
         p = result.paired
         report["compare"] = {
-            "troupe": compare,
+            "troupe": compare if compare is not None else args[0],
+            "bots": compare_bots or bots,
             "games": other["games"],
             "wins": other["wins_a"],
             "losses": other["wins_b"],
@@ -600,6 +638,10 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
             )
     else:
         a = report["troupe_a"]
+        comp = report.get("compare")
+        first, second = a, comp["troupe"] if comp else ""
+        if comp and comp["bots"] != report["bots"]:  # --compare-bots: the rows differ by their bots
+            first, second = f"{a} ({report['bots']} bots)", f"{a} ({comp['bots']} bots)"
         table = Table(
             title=f"{loaded[0].title} (A) v {loaded[1].title} (B) — {report['games']} games, scenario "
             f"{report['scenario']}, seed {report['seed']}"
@@ -618,7 +660,7 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         ):
             table.add_column(col, justify="left" if col == "troupe" else "right")
         table.add_row(
-            a,
+            first,
             str(report["games"]),
             str(report["wins_a"]),
             str(report["wins_b"]),
@@ -629,11 +671,10 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
             f"{report['mean_battle_points_b']:.2f}",
             f"{report['mean_turns']:.2f}",
         )
-        comp = report.get("compare")
         if comp:
             d = comp["detail"]
             table.add_row(
-                comp["troupe"],
+                second,
                 str(comp["games"]),
                 str(comp["wins"]),
                 str(comp["losses"]),
@@ -647,7 +688,7 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         console.print(table)
         if comp:
             console.print(
-                f"Paired difference ({comp['troupe']} minus {a}, same seeds): "
+                f"Paired difference ({second} minus {first}, same seeds): "
                 f"{comp['difference']:+.1%} {_fmt_ci(comp['ci95_difference'])}"
             )
         for side, title, key in (("A", loaded[0].title, "models_a"), ("B", loaded[1].title, "models_b")):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from skirmish.engine.actions import Action, Shoot
 from skirmish.engine.damage import inflict
 from skirmish.engine.errors import IllegalAction
+from skirmish.engine.log import score_data
 from skirmish.engine.state import ModelState, abilities_of, ranged_weapons
 from skirmish.rules.combat import dodge_score, perception_test, resolve_shot, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -220,26 +221,47 @@ def do_shoot(game: Game, action: Shoot) -> None:
             f'{shooter.name} fires {spec.title} at {target.name}: {distance:.1f}" is beyond '
             f'its {spec.range:g}" — the shot is wasted',
             ids,
+            weapon=spec.name,
+            distance=distance,
+            range=spec.range,
         )
         return
-    if target.taking_cover and not sees_hidden(game, shooter, target):
-        start = len(game.dice.history)
-        passed, roll = perception_test(game.dice, shooter.profile.perception)
-        verdict = "passes" if passed else "fails — the shot is lost"
-        game.emit(
-            "perception",
-            f"{shooter.name} tests Perception to fire at {target.name} (Taking Cover): "
-            f"rolls {roll} vs {shooter.profile.perception}, {verdict}",
-            ids,
-            rolls_from=start,
-        )
-        if not passed:
-            return
+    if not finds_hidden(game, shooter, target, f"fire at {target.name}", "the shot is lost", shot=True):
+        return
     from skirmish.engine import abilities
 
     if abilities.offer_reaction(game, shooter, target, spec):
         return
     resolve(game, shooter, target, spec)
+
+
+def finds_hidden(
+    game: Game, m: ModelState, target: ModelState, doing: str, lost: str, *, shot: bool = False
+) -> bool:
+    """R-M4, R-M5: the Perception test before shooting at, aiming an ability at or charging a model
+    Taking Cover; True when `m` may go on (no test needed, or passed). The one place it is rolled
+    and logged, so shots, aimed abilities and charges test alike. `shot`: a nullified cover counts."""
+    if not target.taking_cover or (spotted if shot else sees_hidden)(game, m, target):
+        return True
+    start = len(game.dice.history)
+    passed, roll = perception_test(game.dice, m.profile.perception)
+    game.emit(
+        "perception",
+        f"{m.name} tests Perception to {doing} (Taking Cover): rolls {roll} vs {m.profile.perception}, "
+        + ("passes" if passed else f"fails — {lost}"),
+        (m.id, target.id),
+        rolls_from=start,
+        roll=roll,
+        need=m.profile.perception,
+        passed=passed,
+    )
+    return passed
+
+
+def spotted(game: Game, shooter: ModelState, target: ModelState) -> bool:
+    """No Perception test for this shot: Seismic Sense, or the shooter nullified the target's cover
+    this turn (its ability already took the test, or needed none: ruling R-C6 in docs/rules.md)."""
+    return bool(target.buffs.get(f"exposed:{shooter.id}")) or sees_hidden(game, shooter, target)
 
 
 def sees_hidden(game: Game, shooter: ModelState, target: ModelState) -> bool:
@@ -272,7 +294,17 @@ def resolve(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec)
             f"{shooter.name} fires {spec.title}: {roll.attack.explain()} vs {target.name} dodges "
             f"{roll.dodge.explain()} — {'hit' if roll.hit else 'dodged'}"
         )
-    game.emit("shot", text, (shooter.id, target.id), rolls_from=start)
+    game.emit(
+        "shot",
+        text,
+        (shooter.id, target.id),
+        rolls_from=start,
+        weapon=spec.name,
+        attack=score_data(roll.attack),
+        dodge=score_data(roll.dodge),
+        hit=roll.hit,
+        auto_hit=roll.auto_hit,
+    )
     if roll.hit:
         inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)
 

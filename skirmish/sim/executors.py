@@ -92,43 +92,33 @@ class LocalPool(Executor):
                 "(killed, or out of memory?); giving up"
             )
         self.restarts += 1
-        survivors = self._processes()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        _kill(survivors)
+        _close(self._pool, wait=False)
         self._pool = self._make()
 
     def check(self) -> None:
         return None
 
-    def _processes(self) -> list[Any]:
-        return list((getattr(self._pool, "_processes", None) or {}).values())
-
     def pids(self) -> list[int]:
         """The worker processes' ids (for the fault tests)."""
-        return [p.pid for p in self._processes() if p.pid is not None]
+        return [p.pid for p in getattr(self._pool, "_processes", {}).values() if p.pid is not None]
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        procs = self._processes()
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
-        _kill(procs)
+        _close(self._pool, wait=wait, cancel_futures=cancel_futures)
 
 
-def _kill(procs: list[Any]) -> None:
-    """SIGKILL the workers of a broken pool that are still alive.
+def _close(pool: ProcessPoolExecutor, wait: bool, cancel_futures: bool = True) -> None:
+    """Shut `pool` down and kill any worker still alive, so none outlives the run.
 
-    When a worker dies holding the pool's shared queue lock (a semaphore across processes), the
-    others block on it for ever, and `terminate()` (SIGTERM) does not always end them: left alone
-    they would outlive the run as orphans.
+    A worker killed while it held the result queue's lock leaves its siblings blocked on that lock
+    for ever; `ProcessPoolExecutor` does not always reap them, and an orphan that keeps the
+    terminal's pipe open hangs whatever waits for the command (a test run, a CI job).
     """
-    import contextlib
-
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            if proc.is_alive():
-                proc.kill()
-    for proc in procs:
-        with contextlib.suppress(Exception):
-            proc.join(timeout=2)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+    for proc in processes:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=5)
 
 
 @contextmanager

@@ -21,7 +21,9 @@ import shapely
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
-from skirmish.engine import abilities, charges, end_phase, movement, shooting
+from skirmish.bots.registry import NAMED
+from skirmish.data.errors import DataError
+from skirmish.engine import abilities, charges, end_phase, movement, ruler, shooting
 from skirmish.engine.actions import (
     Action,
     Advance,
@@ -523,9 +525,9 @@ class BattleScene(Scene):
             elif isinstance(a, React):
                 m = self.s.model(a.model)
                 ab = next((x for x in abilities_of(m, g.armoury(m)) if x.name == a.ability), None)
-                items.append(
-                    (f"{m.name}: {ab.title if ab else a.ability} ({ab.ap_cost if ab else '?'} AP)", a, "")
-                )
+                words = f" — {effect_words(ab)}" if ab else ""
+                cost = ab.ap_cost if ab else "?"
+                items.append((f"{m.name}: {ab.title if ab else a.ability} ({cost} AP){words}", a, ""))
             elif isinstance(a, Decline):
                 items.append(("Decline", a, ""))
         self.menu_items = items
@@ -569,7 +571,7 @@ class BattleScene(Scene):
         try:
             path = path or save_path()
             save_game(self.game, path)
-        except OSError as exc:
+        except (OSError, DataError) as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
@@ -585,7 +587,7 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        policies = [p if p in NAMED else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 
@@ -597,7 +599,7 @@ class BattleScene(Scene):
 
             path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
-        except (OSError, pygame.error) as exc:
+        except (OSError, DataError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
             return
         self.say(f"Board picture saved to {path}")
@@ -900,7 +902,7 @@ class BattleScene(Scene):
 
             try:
                 quick: str | None = save_path()
-            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+            except (OSError, DataError) as exc:  # the data folder cannot be made: say so, leave all the same
                 quick = None
                 words.append(f"Could not save: {exc}")
                 bad = True
@@ -1350,21 +1352,15 @@ class BattleScene(Scene):
         if self.ruler is None:
             return
         a, b = self.ruler
-        s = self.s
         pa, pb = self.view.to_screen(*a), self.view.to_screen(*b)
         ma = self.model_at(*pa)
         mb = self.model_at(*pb)
-        d = math.hypot(b[0] - a[0], b[1] - a[1])
-        if ma is not None:
-            d -= float(s.radii[ma.index])
-        if mb is not None and mb is not ma:
-            d -= float(s.radii[mb.index])
         pygame.draw.line(surf, (0, 0, 0), pa, pb, 4)
         pygame.draw.line(surf, theme.ACCENT, pa, pb, 2)
-        if not self.ruler_allowed() and mb is not None and ma is not None:
-            text = "premeasuring is off: ranges are guessed (measure movement only)"
-        else:
-            text = f'{max(0.0, d):.1f}"' + (" edge to edge" if ma is not None or mb is not None else "")
+        # The engine decides what a ruler may tell (R-C1): your own model's path, up to its move.
+        sel = self.selected_model()
+        own = sel if sel is not None and self.own(sel) else (ma if ma is not None and self.own(ma) else None)
+        text = ruler.reading(self.game, [a, b], model=own, ends=(ma, mb)).text()
         lab = self.text.render(text, 16, (20, 20, 20), bold=True)
         pygame.draw.rect(
             surf, theme.ACCENT, (pb[0] + 8, pb[1] - 10, lab.get_width() + 6, lab.get_height() + 2)
@@ -1511,6 +1507,8 @@ class BattleScene(Scene):
         t = self.s.model(self.hovered) if self.hovered else None
         if m is None or t is None or not g.enemies(m, t) or not t.active:
             return []
+        if not g.sees(m, t):  # no odds for a target that cannot be chosen (R-B3)
+            return [f"{t.name} is out of {m.name}'s sight: no odds"]
         if self.mode == "shoot":
             spec = self.current_spec(m)
             if spec is None:
@@ -1631,7 +1629,7 @@ class BattleScene(Scene):
             r = float(s.radii[m.index]) * self.view.scale + 4
             labs.append(lab)
             wanted.append((p[0], p[1] - r - lift, p[1] + r + 10, lab.get_width() + 10, lab.get_height() + 4))
-        taken = list(self._label_rects.values())
+        taken = [*self._label_rects.values(), self.toast_rect()]
         for lab, rect in zip(labs, place_floats(wanted, taken, self.board_rect), strict=True):
             if rect is None:
                 continue
@@ -1665,10 +1663,11 @@ class BattleScene(Scene):
         self._toast_cache = (key, box)
         return box
 
-    def draw_toast(self, surf: pygame.Surface) -> None:
+    def toast_rect(self) -> pygame.Rect:
+        """Where the toast box goes: at the top or the bottom of the board, whichever is away from
+        the models involved (the floats keep clear of it too)."""
         width = int(min(760, self.board_rect.w * 0.62))
         box = self.toast_surface(width)
-        # at the top or the bottom of the board, whichever is away from the models involved
         s = self.s
         ys = [
             self.view.to_screen(*s.xy[m.index])[1]
@@ -1681,7 +1680,11 @@ class BattleScene(Scene):
             y = self.board_rect.bottom - box.get_height() - 8
         else:
             y = self.board_rect.y + 8 + (34 if self.los_model else 0)
-        surf.blit(box, (min(left, self.board_rect.right - box.get_width() - 8), y))
+        return pygame.Rect(min(left, self.board_rect.right - box.get_width() - 8), y, *box.get_size())
+
+    def draw_toast(self, surf: pygame.Surface) -> None:
+        rect = self.toast_rect()
+        surf.blit(self.toast_surface(rect.w), rect.topleft)
 
     def legend_surface(self) -> pygame.Surface:
         """The compact legend (terrain patterns, sides, status icons), drawn once per text scale."""
