@@ -27,7 +27,7 @@ from skirmish.engine.game import Game
 from skirmish.engine.replay import Replay, load_replay, save_game
 from skirmish.engine.state import state_hash
 from skirmish.ui.app import App
-from skirmish.ui.battle import BattleScene
+from skirmish.ui.battle import BattleScene, save_path
 from skirmish.ui.endscreen import EndScene
 from skirmish.ui.menu import MenuScene
 from skirmish.ui.replay_view import ReplayScene
@@ -71,6 +71,17 @@ def post_and_frame(app: App, *events: pygame.event.Event) -> None:
     app.frame()
 
 
+def pass_step(app: App) -> None:
+    """E as a careful player presses it: after the end-step guard has run out and the hand-over card
+    (hotseat) has been dismissed (issue 16, items 8 and 11)."""
+    app.frame(dt=1.0)
+    scene = app.top()
+    if getattr(scene, "handover", None) is not None:
+        post_and_frame(app, key(pygame.K_RETURN))
+        app.frame(dt=1.0)
+    post_and_frame(app, key(pygame.K_e))
+
+
 def screen_of(scene: BattleScene, x: float, y: float) -> tuple[int, int]:
     px, py = scene.view.to_screen(x, y)
     return (int(round(px)), int(round(py)))
@@ -89,13 +100,16 @@ def test_ui_scripted_turn_reaches_engine_hash(app, default_setup):
     post_and_frame(app, key(pygame.K_RETURN))  # start: deployment
     assert app.top().name == "deploy"
     engine = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
-    post_and_frame(app, key(pygame.K_e))  # both players keep the automatic deployment
-    post_and_frame(app, key(pygame.K_e))
+    pass_step(app)  # both players keep the automatic deployment
+    pass_step(app)
     engine.apply(EndStep())
     engine.apply(EndStep())
     app.frame()
     scene = app.top()
     assert isinstance(scene, BattleScene) and scene.name == "battle"
+    assert scene.handover is not None and "avatar" in scene.handover.next_words  # hotseat hand-over
+    post_and_frame(app, key(pygame.K_RETURN))
+    assert scene.handover is None
     game = scene.game
     assert game.state.step == "movement"
     assert game.hash() == engine.hash()
@@ -143,7 +157,7 @@ def test_ui_scripted_turn_reaches_engine_hash(app, default_setup):
             post_and_frame(app, key(pygame.K_d))
             engine.apply(engine.legal_actions()[-1])
         else:
-            post_and_frame(app, key(pygame.K_e))
+            pass_step(app)
             engine.apply(EndStep())
         assert game.hash() == engine.hash()
     assert game.state.turn == 2
@@ -282,7 +296,8 @@ def test_ui_save_and_load_in_progress(app, default_setup, tmp_path, monkeypatch)
     app.push(scene)
     game.apply(EndStep())
     post_and_frame(app, key(pygame.K_s, pygame.KMOD_CTRL))
-    saved = load_replay("skirmish-save.json")
+    saved = load_replay(save_path())  # the per-user data folder's saves/, not the current folder
+    assert Path(save_path()).parent.name == "saves" and not (tmp_path / "skirmish-save.json").exists()
     assert saved.play().hash() == game.hash()
     post_and_frame(app, key(pygame.K_l, pygame.KMOD_CTRL))
     loaded = app.top()
@@ -383,9 +398,9 @@ def test_ui_hotkey_letter_not_typed_into_its_box(app, default_setup):
     post_and_frame(
         app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l"), text_input("l")
     )
-    assert menu.prompt is not None and menu.prompt.value == "skirmish-save.json"
+    assert menu.prompt is not None and menu.prompt.value == save_path()
     post_and_frame(app, text_input("l"))
-    assert menu.prompt.value == "skirmish-save.jsonl"  # a letter typed afterwards is kept
+    assert menu.prompt.value == save_path() + "l"  # a letter typed afterwards is kept
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert menu.prompt is None
     # A box opened by a click keeps the first letter typed.
@@ -595,18 +610,19 @@ def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, 
     menu = MenuScene(app, scenario, troupes, options, seed=SEED, replay_out=str(tmp_path / "out.json"))
     app.push(menu)
     post_and_frame(app, key(pygame.K_RETURN))
-    post_and_frame(app, key(pygame.K_e))
-    post_and_frame(app, key(pygame.K_e))
-    app.frame()
+    pass_step(app)
+    pass_step(app)
+    app.frame(dt=1.0)
     scene = app.top()
     assert scene.name == "battle"
+    post_and_frame(app, key(pygame.K_RETURN))  # the hand-over card to the first player
     assert any("Esc twice" in k for k, _ in scene.help_lines())
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert app.top() is scene and "Esc again" in scene.message
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert app.top() is menu and app.running
     assert load_replay(str(tmp_path / "out.json")).play().hash() == scene.game.hash()
-    assert load_replay("skirmish-save.json").play().hash() == scene.game.hash()
+    assert load_replay(save_path()).play().hash() == scene.game.hash()
     assert "saved" in menu.message
 
 
@@ -644,10 +660,15 @@ def test_ui_r_p4_ability_menu_reasons_are_plain_words(app, default_setup):
     for mid in ("p0.sokka", "p0.aang", "p0.toph"):
         scene.selected = mid
         scene.open_ability_menu()
-        reasons.update({label: why for label, action, why in scene.menu_items if action is None})
-    assert reasons["Boomerang Throw (1 AP)"].startswith("a ranged attack")
-    assert reasons["Air Shield (1 AP)"].startswith("reaction")
-    assert reasons["Seismic Sense (0 AP)"].startswith("passive")
+        reasons.update(
+            {label.split(" (")[0]: why for label, action, why in scene.menu_items if action is None}
+        )
+        labels = [label for label, _, _ in scene.menu_items]
+    assert reasons["Boomerang Throw"].startswith("a ranged attack")
+    assert reasons["Air Shield"].startswith("reaction")
+    assert reasons["Seismic Sense"].startswith("passive")
+    # each entry says what it does (issue 16, item 9): Toph's is the last menu opened
+    assert 'Seismic Sense (0 AP, 12": sees through sight blockers within 12")' in labels
     assert not any("works by itself" in w for w in reasons.values())
     assert (
         scene.named("crosses impassable terrain (`earth_wall_1`)")

@@ -28,7 +28,9 @@ from skirmish.engine import abilities, charges, deploy, end_phase, melee, moveme
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.log import Event
+from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
+from skirmish.engine.skips import note_skip
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice
 
@@ -121,6 +123,8 @@ class Game:
                     mid = f"p{p}.{entry.profile.name}{suffix}"
                     models.append(ModelState(mid, len(models), p, entry.profile, hp=entry.profile.hp))
                     radii.append(entry.profile.base / 2)
+        for m, label in zip(models, display_names(models, [pl.name for pl in players]), strict=True):
+            m.label = label
         n = len(models)
         return GameState(
             models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float), order=list(range(len(players)))
@@ -498,6 +502,8 @@ class Game:
                     p = s.order[s.active_index]
                     if not s.players[p].done and self._has_options(p):
                         return
+                    if not s.players[p].done:
+                        note_skip(self, p)
                     s.players[p].done = True
                     s.active_index += 1
             self._next_step()

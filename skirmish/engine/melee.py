@@ -104,11 +104,24 @@ def resolve_melee(game: Game) -> None:
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
         lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group]
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+        # one line per pair for readers (the UI's short form); "result" is filled in as hits land
+        exchanges = [
+            {
+                "a": s.models[a].id,
+                "b": s.models[b].id,
+                "a_score": scores[a].total,
+                "b_score": scores[b].total,
+                "winner": next((s.models[w].id for w, lo in results if {w, lo} == {a, b}), None),
+                "result": "tie",
+            }
+            for a, b in group_pairs
+        ]
         game.emit(
             "melee",
             "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
             tuple(s.models[i].id for i in group),
             rolls_from=start,
+            exchanges=exchanges,
         )
         for i in group:
             s.models[i].fought = True
@@ -121,7 +134,7 @@ def resolve_melee(game: Game) -> None:
             weapon = melee_weapon(winner, game.armoury(winner))
             damage = weapon.damage if weapon else 1
             breaker = weapon.shield_breaker if weapon else False
-            inflict(
+            hit = inflict(
                 game,
                 loser,
                 damage,
@@ -129,6 +142,18 @@ def resolve_melee(game: Game) -> None:
                 by=winner,
                 source=f"{winner.name}'s {weapon.title if weapon else 'blows'}",
             )
+            words = (
+                "no effect"
+                if hit is None
+                else "saved"
+                if hit.saves.saved
+                else "KO"
+                if loser.ko
+                else f"-{hit.hp_lost} HP"
+            )
+            for ex in exchanges:
+                if ex["winner"] == winner.id and loser.id in (ex["a"], ex["b"]):
+                    ex["result"] = words
 
 
 def remove_casualties(game: Game) -> None:

@@ -48,6 +48,8 @@ class ModelState:
     ko_turn: int = 0
     ko_step: str = ""
     buffs: dict[str, int] = field(default_factory=dict)
+    label: str = ""
+    """The display name (`engine.names`): presentation only, kept out of `public()` and the hash."""
 
     @property
     def active(self) -> bool:
@@ -60,7 +62,7 @@ class ModelState:
 
     @property
     def name(self) -> str:
-        return self.profile.title
+        return self.label or self.profile.title
 
     def public(self) -> dict[str, Any]:
         return {
