@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from skirmish.bots.registry import NAMED
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.options import RuleOptions
@@ -20,17 +21,12 @@ if TYPE_CHECKING:
     from skirmish.data.troupe import Troupe
     from skirmish.ui.app import App
 
-SEATS = (None, "heuristic", "guess", "random")
-SEAT_WORDS = {
-    None: "a person",
-    "heuristic": "heuristic bot",
-    "guess": "guessing bot",
-    "random": "random bot",
-}
+SEATS = (None, *NAMED)
+SEAT_WORDS: dict[str | None, str] = {None: "a person", **{name: f"{name} bot" for name in NAMED}}
 SEAT_NOTES = {
     None: "you play this side with the mouse and keys (two people: hotseat, the seat is handed over)",
     "heuristic": "a bot that weighs the odds, cover and the objectives",
-    "guess": "the heuristic bot judging ranges by eye: it wastes shots and falls short as people do",
+    "guess": "the heuristic bot judging ranges by eye: it may waste shots and fall short on charges",
     "random": "a bot that picks any legal action (for testing)",
 }
 TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight", "cover_shield_in_melee")
@@ -56,9 +52,9 @@ OPTION_WORDS: dict[str, tuple[str, str, str]] = {
         "off: only terrain blocks sight (R-B3)",
     ),
     "cover_shield_in_melee": (
-        "Taking Cover in melee",
-        "on: a model Taking Cover counts as shielded: its attackers get -1 (R-M4, R-C4)",
-        "off: its Wall Shield is only the 3+ save (R-M4)",
+        "Wall Shield in melee",
+        "on: a model Taking Cover counts as having a shield: its attackers take -1 (R-M4, R-C4)",
+        "off: the Wall Shield only gives its save, no -1 to attackers",
     ),
 }
 """Each rule option in words: the menu's label, and what the game does with it on and off."""
@@ -250,7 +246,7 @@ class MenuScene(Scene):
             except (DataError, OSError) as exc:
                 self.say(f"Could not load {path}: {exc}", True)
                 return
-            seats = [b if b in SEATS else None for b in rep.bots] or [None] * len(rep.troupes)
+            seats = [b if b in NAMED else None for b in rep.bots] or [None] * len(rep.troupes)
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
         self.prompt = TextPrompt("Load a saved game", save_path(), done)
