@@ -119,9 +119,11 @@ def test_ui_no_handover_against_a_bot(app):
 def test_ui_r_p4_card_menu_and_shoot_button_say_what_things_do(app):
     """Item 9: the card lists range, effect and rules text of every weapon and ability and the
     active buffs (Avatar State's +2 Ranged); the ability menu and the Shoot button say the same."""
+    from skirmish.data.scenario import Victory
     from skirmish.engine.actions import UseAbility
 
-    g = new_game("avatar_duel")
+    # The duel's arena and Avatars in the standard turn (the Duel itself plays techniques, no shots).
+    g = new_game("avatar_duel", victory=Victory.last_standing, special={})
     end_steps(g, 2)
     scene = BattleScene(app, g, [None, None])
     app.push(scene)

@@ -21,6 +21,8 @@ import shapely
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
+from skirmish.bots.registry import NAMED
+from skirmish.data.errors import DataError
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import (
     Action,
@@ -569,7 +571,7 @@ class BattleScene(Scene):
         try:
             path = path or save_path()
             save_game(self.game, path)
-        except OSError as exc:
+        except (OSError, DataError) as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
@@ -585,7 +587,7 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        policies = [p if p in NAMED else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 
@@ -597,7 +599,7 @@ class BattleScene(Scene):
 
             path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
-        except (OSError, pygame.error) as exc:
+        except (OSError, DataError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
             return
         self.say(f"Board picture saved to {path}")
@@ -900,7 +902,7 @@ class BattleScene(Scene):
 
             try:
                 quick: str | None = save_path()
-            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+            except (OSError, DataError) as exc:  # the data folder cannot be made: say so, leave all the same
                 quick = None
                 words.append(f"Could not save: {exc}")
                 bad = True
