@@ -214,6 +214,7 @@ def test_ui_floating_results_never_cover_labels_or_each_other(app):
         floats, labels = scene._float_rects, list(scene._label_rects.values())
         assert floats
         assert all(f.collidelist(labels) < 0 for f in floats)
+        assert not any(f.colliderect(scene.toast_rect()) for f in floats)
         assert all(not a.colliderect(b) for i, a in enumerate(floats) for b in floats[i + 1 :])
     shot(app, "floats")
 
@@ -308,3 +309,23 @@ def test_ui_replay_viewer_what_if_matches_the_command(app):
     shot(app, "what_if")
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert scene.whatif is None and app.top() is scene
+
+
+def test_ui_r_m2_movement_that_ends_by_itself_is_announced(app):
+    """Item 8: moving the last model that can move ends the step for that player, and the banner
+    says so ("all models have moved") instead of waiting for an E that would end the next step."""
+    from test_ui_scenes import down, motion, screen_of, up
+
+    g = hidden_pair()
+    scene = BattleScene(app, g, [None, None])
+    app.push(scene)
+    app.frame(dt=1.0)
+    s = g.state
+    x, y = (float(v) for v in s.xy[s.model("p0.sokka").index])
+    a, b = screen_of(scene, x, y), screen_of(scene, x - 3.0, y)
+    post_and_frame(app, down(a), motion(b), up(b))
+    post_and_frame(app, key(pygame.K_RETURN))
+    assert type(g.history[-1]).__name__ == "Move"
+    assert "all models have moved — movement over (avatar)" in scene.message
+    assert g.state.active_player == 1 and scene.handover is not None
+    assert [e.text for e in g.log if e.kind == "skip"][-1] == "avatar: all models have moved — movement over"

@@ -11,10 +11,10 @@ import json
 import sys
 
 from skirmish.cli.errors import UsageProblem
+from skirmish.cli.play_cmds import policy_problem
 
 MAX_GAMES = 1_000_000
 MAX_WORKERS = 512
-POLICIES = ("heuristic", "random")
 
 
 def _int(arg: str, flag: str, what: str) -> int:
@@ -72,8 +72,9 @@ def what_if(
             problems.append(f"--seed {seed}: the seed is a whole number >= 0")
         if not 1 <= workers <= MAX_WORKERS:
             problems.append(f"--workers {workers}: choose 1 to {MAX_WORKERS} worker processes")
-    if bots not in POLICIES:
-        problems.append(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    bot_problem = policy_problem("--bots", bots)  # the names of skirmish.bots.registry, or module:Class
+    if bot_problem is not None:
+        problems.append(bot_problem)
     if problems:
         raise UsageProblem(*problems)
     rep = load_replay(file)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.battlefield.measure import CONTACT
 from skirmish.engine.damage import inflict
+from skirmish.engine.log import score_data
 from skirmish.engine.shooting import remove_casualties as _remove
 from skirmish.engine.state import ModelState, melee_weapon, weapons_of
 from skirmish.rules.combat import combat_score, melee_exchanges
@@ -111,13 +112,14 @@ def resolve_melee(game: Game) -> None:
                 "winner": next((s.models[w].id for w, lo in results if {w, lo} == {a, b}), None),
                 "result": "tie",
             }
-            for a, b in group_pairs
+            for a, b in (group_pairs if game.record_log else [])
         ]
         game.emit(
             "melee",
             "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
             tuple(s.models[i].id for i in group),
             rolls_from=start,
+            scores={s.models[i].id: score_data(scores[i]) for i in group},
             exchanges=exchanges,
         )
         for i in group:

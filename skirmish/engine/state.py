@@ -56,6 +56,21 @@ class ModelState:
         """On the table and able to act (not KO'd)."""
         return not self.ko and not self.removed
 
+    def __repr__(self) -> str:
+        # The dataclass repr would print the whole profile; a log or a test failure wants the gist.
+        flags = [
+            name
+            for name, on in (
+                ("removed", self.removed),
+                ("KO'd", self.ko and not self.removed),
+                ("Taking Cover", self.taking_cover),
+                ("Limping", self.limping),
+            )
+            if on
+        ]
+        extra = "".join(f", {f}" for f in flags)
+        return f"<Model {self.id} {self.hp}/{self.profile.hp} HP {self.ap} AP{extra}>"
+
     @property
     def on_table(self) -> bool:
         return not self.removed
@@ -110,6 +125,9 @@ class PlayerState:
     def total_points(self) -> int:
         return sum(self.battle_points)
 
+    def __repr__(self) -> str:
+        return f"<Player {self.index} {self.name} team {self.team}, {self.total_points} BP>"
+
 
 @dataclass
 class Pending:
@@ -140,6 +158,10 @@ class GameState:
     result_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     terrain_added: list[dict[str, Any]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        where = "over" if self.over else f"turn {self.turn} {self.step}"
+        return f"<GameState {where}, {len(self.models)} models, {len(self.players)} players>"
 
     @property
     def active_player(self) -> int:

@@ -21,6 +21,8 @@ import shapely
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
+from skirmish.bots.registry import NAMED
+from skirmish.data.errors import DataError
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import (
     Action,
@@ -554,9 +556,9 @@ class BattleScene(Scene):
             elif isinstance(a, React):
                 m = self.s.model(a.model)
                 ab = next((x for x in abilities_of(m, g.armoury(m)) if x.name == a.ability), None)
-                items.append(
-                    (f"{m.name}: {ab.title if ab else a.ability} ({ab.ap_cost if ab else '?'} AP)", a, "")
-                )
+                words = f" — {effect_words(ab)}" if ab else ""
+                cost = ab.ap_cost if ab else "?"
+                items.append((f"{m.name}: {ab.title if ab else a.ability} ({cost} AP){words}", a, ""))
             elif isinstance(a, Attack | Defend):
                 items.append((action_label(g, a), a, ""))
             elif isinstance(a, Decline):
@@ -602,7 +604,7 @@ class BattleScene(Scene):
         try:
             path = path or save_path()
             save_game(self.game, path)
-        except OSError as exc:
+        except (OSError, DataError) as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
@@ -618,7 +620,7 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        policies = [p if p in NAMED else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 
@@ -630,7 +632,7 @@ class BattleScene(Scene):
 
             path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
-        except (OSError, pygame.error) as exc:
+        except (OSError, DataError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
             return
         self.say(f"Board picture saved to {path}")
@@ -935,7 +937,7 @@ class BattleScene(Scene):
 
             try:
                 quick: str | None = save_path()
-            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+            except (OSError, DataError) as exc:  # the data folder cannot be made: say so, leave all the same
                 quick = None
                 words.append(f"Could not save: {exc}")
                 bad = True
@@ -1670,7 +1672,7 @@ class BattleScene(Scene):
             r = float(s.radii[m.index]) * self.view.scale + 4
             labs.append(lab)
             wanted.append((p[0], p[1] - r - lift, p[1] + r + 10, lab.get_width() + 10, lab.get_height() + 4))
-        taken = list(self._label_rects.values())
+        taken = [*self._label_rects.values(), self.toast_rect()]
         for lab, rect in zip(labs, place_floats(wanted, taken, self.board_rect), strict=True):
             if rect is None:
                 continue
@@ -1704,10 +1706,11 @@ class BattleScene(Scene):
         self._toast_cache = (key, box)
         return box
 
-    def draw_toast(self, surf: pygame.Surface) -> None:
+    def toast_rect(self) -> pygame.Rect:
+        """Where the toast box goes: at the top or the bottom of the board, whichever is away from
+        the models involved (the floats keep clear of it too)."""
         width = int(min(760, self.board_rect.w * 0.62))
         box = self.toast_surface(width)
-        # at the top or the bottom of the board, whichever is away from the models involved
         s = self.s
         ys = [
             self.view.to_screen(*s.xy[m.index])[1]
@@ -1720,7 +1723,11 @@ class BattleScene(Scene):
             y = self.board_rect.bottom - box.get_height() - 8
         else:
             y = self.board_rect.y + 8 + (34 if self.los_model else 0)
-        surf.blit(box, (min(left, self.board_rect.right - box.get_width() - 8), y))
+        return pygame.Rect(min(left, self.board_rect.right - box.get_width() - 8), y, *box.get_size())
+
+    def draw_toast(self, surf: pygame.Surface) -> None:
+        rect = self.toast_rect()
+        surf.blit(self.toast_surface(rect.w), rect.topleft)
 
     def legend_surface(self) -> pygame.Surface:
         """The compact legend (terrain patterns, sides, status icons), drawn once per text scale."""

@@ -121,6 +121,8 @@ def draw_board(
 def legend_entries(scenario: Scenario, bases: bool, sight: bool) -> list[tuple[str, str]]:
     """(kind, words) of every legend line: each mark or line the picture can carry."""
     out = list(LEGEND)
+    if any(t.impassable and not t.blocks_sight for t in scenario.terrain):
+        out.append(("impassable", "impassable, sight passes over it (heavy edge)"))
     out += [
         (f"zone:{k}", f"{s.name} deployment zone (dashed, side colour)") for k, s in enumerate(scenario.sides)
     ]
@@ -146,6 +148,9 @@ def _legend(
             dashed_polygon(
                 surface, theme.side_colour(k), [sw.topleft, sw.topright, sw.bottomright, sw.bottomleft], 2, 5
             )
+        elif kind == "impassable":
+            pygame.draw.rect(surface, theme.GROUND, sw)
+            pygame.draw.rect(surface, (30, 26, 22), sw, 3)
         elif kind == "base":
             pygame.draw.circle(surface, SAMPLE, sw.center, 7)
             pygame.draw.circle(surface, INK, sw.center, 7, 2)

@@ -74,7 +74,13 @@ def card_for(
     if handover:
         p = game.state.players[after.player]
         step = SPECS[after.step].title if after.step in SPECS else after.step
-        what = "answer the decision offered" if after.pending else f"turn {after.turn}, {step}"
+        what = (
+            "answer the decision offered"
+            if after.pending
+            else "deployment"
+            if after.step == "deploy"
+            else f"turn {after.turn}, {step}"
+        )
         if card is None:
             card = HandOver(f"Hand over to {p.name}")
         card.next_player = after.player

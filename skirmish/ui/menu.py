@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from skirmish.bots.registry import NAMED
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.options import RuleOptions
@@ -20,8 +21,8 @@ if TYPE_CHECKING:
     from skirmish.data.troupe import Troupe
     from skirmish.ui.app import App
 
-SEATS = (None, "heuristic", "random")
-SEAT_WORDS = {None: "a person", "heuristic": "heuristic bot", "random": "random bot"}
+SEATS = (None, *NAMED)
+SEAT_WORDS: dict[str | None, str] = {None: "a person", **{name: f"{name} bot" for name in NAMED}}
 SEAT_NOTES = {
     None: "you play this side with the mouse and keys (two people: hotseat, the seat is handed over)",
     "heuristic": "a bot that weighs the odds, cover and the objectives",
@@ -239,9 +240,7 @@ class MenuScene(Scene):
             except (DataError, OSError) as exc:
                 self.say(f"Could not load {path}: {exc}", True)
                 return
-            seats = [b if b in ("heuristic", "random") else None for b in rep.bots] or [None] * len(
-                rep.troupes
-            )
+            seats = [b if b in NAMED else None for b in rep.bots] or [None] * len(rep.troupes)
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
         self.prompt = TextPrompt("Load a saved game", save_path(), done)

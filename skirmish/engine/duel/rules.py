@@ -90,7 +90,7 @@ class DuelRules(ScenarioSpecials):
                 reader.problem(
                     "challengers",
                     f"`{tr.name}` (side {p + 1}) is not one of the duel's Avatars: "
-                    + ", ".join(sorted(allowed)),
+                    + ", ".join(sorted(str(a) for a in allowed)),
                 )
         if problems:
             raise DataError(problems)
