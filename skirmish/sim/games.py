@@ -39,6 +39,8 @@ class Matchup:
     b: Troupe
     a_arg: str
     b_arg: str
+    policy: str | None = None
+    """Bot policy of this matchup's seats, when not the plan's (`test-troupes --compare-bots`)."""
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,11 @@ class Plan:
     def game_seed(self, index: int) -> int:
         return derive_seed(self.seed, index)
 
-    def policies(self, index: int) -> list[str]:
-        """The bot of each seat in game `index`: A's bot goes with A when the sides swap."""
+    def policies(self, index: int, matchup: Matchup | None = None) -> list[str]:
+        """The bot of each seat in game `index`: A's bot goes with A when the sides swap; a matchup
+        with its own policy (`--compare-bots`) seats that bot on every side."""
+        if matchup is not None and matchup.policy:
+            return [matchup.policy, matchup.policy]
         pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
         return [pa, pb] if a_side(index) == 0 else [pb, pa]
 
@@ -82,7 +87,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            ",".join(dict.fromkeys(self.policies(index))),
+            ",".join(dict.fromkeys(self.policies(index, m))),
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -192,7 +197,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     side_a = a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = plan.policies(index)
+    policies = plan.policies(index, m)
     game = Game(
         plan.scenario,
         troupes,
