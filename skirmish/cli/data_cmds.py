@@ -158,9 +158,10 @@ def list_kind(kind: str) -> None:
 def schema(kind: str) -> None:
     from skirmish.data.scenario import Scenario
     from skirmish.data.troupe import Troupe
+    from skirmish.engine.campaign import CampaignSave
 
-    models = {"troupe": Troupe, "scenario": Scenario}
+    models = {"troupe": Troupe, "scenario": Scenario, "campaign": CampaignSave}
     if kind not in models:
-        raise UsageProblem(f"schema: unknown kind `{kind}` (choose `troupe` or `scenario`)")
+        raise UsageProblem(f"schema: unknown kind `{kind}` (choose `troupe`, `scenario` or `campaign`)")
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **models[kind].model_json_schema()}
     print(json.dumps(schema, indent=2, sort_keys=True))

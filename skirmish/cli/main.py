@@ -67,9 +67,9 @@ def list_cmd(
 
 @app.command("schema")
 def schema_cmd(
-    kind: Annotated[str, typer.Argument(help="`troupe` or `scenario`.")],
+    kind: Annotated[str, typer.Argument(help="`troupe`, `scenario` or `campaign` (the save).")],
 ) -> None:
-    """Print the JSON Schema of a troupe or scenario file (for editors)."""
+    """Print the JSON Schema of a troupe or scenario file, or of a campaign save (for editors)."""
     from skirmish.cli.data_cmds import schema
 
     schema(kind)
@@ -278,18 +278,32 @@ def test_troupes_cmd(
 
 @app.command("campaign")
 def campaign_cmd(
-    action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
+    action: Annotated[str, typer.Argument(help="status (default), play, reset or test.")] = "status",
     file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
     bots: Annotated[str | None, typer.Option("--bots", help="Heroes played by: heuristic|random.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="status/test: one JSON object.")] = False,
+    games: Annotated[int | None, typer.Option("--games", help="test: bot games per Box (100).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="test: worker processes.")] = None,
 ) -> None:
-    """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
+    """The Pursuit as a campaign of seven Boxes, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
-    run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+    run_campaign(
+        action,
+        file,
+        campaign,
+        bots,
+        seed,
+        headless,
+        replay_out,
+        json_out=json_out,
+        games=games,
+        workers=workers,
+    )
 
 
 def _bots_flag(argv: list[str]) -> list[str]:

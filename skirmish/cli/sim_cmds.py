@@ -123,7 +123,7 @@ def _check_deployment(
     from skirmish.cli.play_cmds import new_game
 
     for i, j in pairs:
-        for first, second in ((i, j), (j, i)):
+        for first, second in ((i, j),) if scenario.fixed_roles else ((i, j), (j, i)):
             new_game(scenario, [troupes[first], troupes[second]], source, seed=0, options=options)
 
 

@@ -237,7 +237,7 @@ class BattleScene(Scene):
         self.bots: list[Bot | None] = (
             bots
             if bots is not None
-            else [None if p is None else make_bot(p, game.seed, i) for i, p in enumerate(self.policies)]
+            else [None if p is None else make_bot(p, game.seed, i, game) for i, p in enumerate(self.policies)]
         )
         self.replay_out = replay_out
         self.worker = BotWorker()
