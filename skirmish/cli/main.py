@@ -170,11 +170,16 @@ def play_cmd(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")
     ] = None,
+    seats: Annotated[
+        int | None, typer.Option("--seats", help="The Pursuit: 1-4 people share the heroes (hotseat).")
+    ] = None,
 ) -> None:
     """Play a game: the window by default, or a headless bot game with --headless."""
     from skirmish.cli.play_cmds import play
 
-    play(scenario, troupe or [], seed, bots, headless, turns, replay_out, screenshot, option or [])
+    play(
+        scenario, troupe or [], seed, bots, headless, turns, replay_out, screenshot, option or [], seats=seats
+    )
 
 
 @app.command("replay")

@@ -44,6 +44,7 @@ from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.panels import LogPanel, ProfileCard
+from skirmish.ui.pursuit_view import draw_pursuit_panel, pursuit_rules
 from skirmish.ui.render import (
     ICON_LEGEND,
     LEGEND,
@@ -1201,6 +1202,7 @@ class BattleScene(Scene):
         self.draw_ruler(surf)
         if self.mode in ("shoot", "charge"):
             self.draw_target_line(surf)
+        draw_pursuit_panel(surf, self.text, g, self.board_rect, getattr(self.app, "seats", 1), self.selected)
         surf.set_clip(clip)
         self.draw_banner(surf)
         hov = self.s.model(self.hovered) if self.hovered else None
@@ -1237,6 +1239,7 @@ class BattleScene(Scene):
             tuple(m[0] for m in self.menu_items),
             self.text.scale,
             self.worker.pending,
+            getattr(self.app, "seats", 1),
         )
         if key != self._banner_key or self._banner_surface is None:
             self._banner_key = key
@@ -1252,7 +1255,7 @@ class BattleScene(Scene):
             bs.blit(self.text.render(actor, 19, col, bold=True), (12, y2))
             sc = self.text.render(score_words(g) + "   [F1] help  [G] legend", 16, theme.TEXT_DIM)
             bs.blit(sc, (w - sc.get_width() - 12, 8))
-            st = status_words(g)
+            st = "" if pursuit_rules(g) is not None else status_words(g)  # the Pursuit has its own panel
             if st:
                 line = self.text.render(st, 16, theme.ACCENT)
                 bs.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
