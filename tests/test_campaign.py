@@ -188,8 +188,8 @@ def test_r_x3_campaign_complete_status_and_play(tmp_path: Path, capsys: pytest.C
         ),
         (
             '{"format": "skirmish-campaign", "version": 1, "campaign": "aangs_destiny", "history": '
-            + "[" * 40
-            + "]" * 40
+            + "[" * 80
+            + "]" * 80
             + "}",
             "nested",
         ),

@@ -14,7 +14,7 @@ from skirmish.bots.random_bot import RandomBot
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
 
-POLICIES = {"heuristic": HeuristicBot, "random": RandomBot}
+POLICIES: dict[str, type[HeuristicBot] | type[RandomBot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 def make_bot(policy: str, seed: int, player: int, game: Game | None = None) -> HeuristicBot | RandomBot:

@@ -29,6 +29,7 @@ from pydantic import Field, model_validator
 from skirmish.data.base import Name, Strict, Text, Title
 from skirmish.data.catalogue import content_root, find_scenario, find_troupe
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.limits import check_json_text
 from skirmish.data.loader import parse_toml, read_text, troupe_armoury, validate_model
 from skirmish.data.scenario import Scenario, Victory
 from skirmish.data.troupe import Troupe
@@ -36,11 +37,8 @@ from skirmish.engine.replay import write_atomic
 from skirmish.engine.scenarios_pursuit import PURSUIT_KEYS, parse_config
 from skirmish.rules.dice import derive_seed
 
-SAVE_FORMAT = "skirmish-campaign"
-SAVE_VERSION = 1
-MAX_SAVE_DEPTH = 6
-"""A save is at most this deeply nested (object > list > record > ...): deeper is damage, refused
-before parsing so a hostile file cannot exhaust the stack."""
+SAVE_FORMAT: Literal["skirmish-campaign"] = "skirmish-campaign"
+SAVE_VERSION: Literal[1] = 1
 DEFAULT_CAMPAIGN = "aangs_destiny"
 STATS = ("hp", "ap", "move", "ranged", "dodge", "combat", "perception")
 OVERRIDABLE = PURSUIT_KEYS - {"campaign", "chapter"}
@@ -328,9 +326,7 @@ def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
         return new_save(camp)
     name = str(p)
     text = read_text(p)
-    depth = json_depth(text)
-    if depth > MAX_SAVE_DEPTH:
-        raise DataError([Problem(name, "", f"is nested {depth} deep; a save is at most {MAX_SAVE_DEPTH}")])
+    check_json_text(text, name)  # bounded nesting: json.loads and pydantic recurse once per level
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -345,28 +341,6 @@ def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
             [Problem(name, "chapter", f"{save.chapter} is beyond the {len(camp.chapters)} chapters")]
         )
     return save
-
-
-def json_depth(text: str) -> int:
-    """How deeply brackets nest in a JSON text (strings skipped), without parsing it."""
-    depth = best = 0
-    in_str = escape = False
-    for ch in text:
-        if in_str:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
-            depth += 1
-            best = max(best, depth)
-        elif ch in "]}":
-            depth -= 1
-    return best
 
 
 def write_save(path: str | Path, save: CampaignSave) -> None:
