@@ -151,14 +151,14 @@ def test_r_x3_reinforce_returns_a_defeated_soldier_to_the_bottom_of_the_stack() 
 
 
 def test_r_x3_more_cards_are_drawn_as_tracking_stood_at_the_start_of_the_turn() -> None:
-    for tracking, drawn in ((7, 1), (8, 2), (11, 3)):
-        g = pursuit(keep=HEROES, deck=["quiet_waters", "quiet_waters", "quiet_waters"], tracking=tracking)
+    for tracking, drawn in ((2, 1), (3, 2), (6, 3), (9, 4)):
+        g = pursuit(keep=HEROES, deck=["quiet_waters"] * 4, tracking=tracking)
         start_turn(g)
         assert len(events(g, "event_card")) == drawn, tracking
-    # Find the Avatar moves the token from 7 to 9 on the first card: still one card this turn
-    g = pursuit(keep=HEROES, deck=["find_the_avatar", "quiet_waters"], tracking=7)
+    # Find the Avatar moves the token from 2 to 4 on the first card: still one card this turn
+    g = pursuit(keep=HEROES, deck=["find_the_avatar", "quiet_waters"], tracking=2)
     start_turn(g)
-    assert len(events(g, "event_card")) == 1 and st(g)["tracking"] == 9
+    assert len(events(g, "event_card")) == 1 and st(g)["tracking"] == 4
 
 
 def test_r_x3_deck_is_shuffled_with_the_games_dice_and_reshuffled_when_empty() -> None:
@@ -460,3 +460,41 @@ def test_r_x3_bot_game_replays_to_the_same_hash() -> None:
     assert g.over and events(g, "event_card")
     ok, why = verify(parse_replay(json.loads(dumps(g)), "pursuit"))
     assert ok, why
+
+
+# ----------------------------------------------------------------- the troupe tester: fixed roles
+def test_r_x3_fixed_roles_keep_a_on_the_heroes_side_and_the_game_driving_the_adversaries() -> None:
+    from skirmish.sim.games import Matchup, Plan
+
+    sc = find_scenario("the_pursuit")
+    assert sc.fixed_roles
+    g = new_game("the_pursuit")
+    plan = Plan(sc, (Matchup(g.troupes[0], g.troupes[1], "a", "b"),), sc.options, 4)
+    assert [plan.a_side(i) for i in range(4)] == [0, 0, 0, 0]  # no side swap
+    assert plan.policies() == ["heuristic", "heuristic"]
+    open_battle = new_game("open_battle")
+    other = Plan(open_battle.scenario, plan.matchups, sc.options, 4)
+    assert [other.a_side(i) for i in range(4)] == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize("side", ["heroes", "adversaries"])
+def test_r_x3_test_troupes_compare_works_for_a_variant_of_either_side(
+    side: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skirmish.cli.main import main
+    from skirmish.data.catalogue import content_root
+
+    name = "pursuit_heroes" if side == "heroes" else "pursuit_adversaries"
+    text = (content_root() / "troupes" / f"{name}.toml").read_text(encoding="utf-8")
+    variant = tmp_path / f"{name}_variant.toml"
+    variant.write_text(text.replace(f'name = "{name}"', f'name = "{name}_variant"', 1), encoding="utf-8")
+    argv = ["test-troupes", "pursuit_heroes", "pursuit_adversaries", "--scenario", "the_pursuit"]
+    argv += ["--games", "2", "--seed", "4", "--workers", "1", "--json", "--compare", str(variant)]
+    try:
+        main(argv)
+    except SystemExit as exc:
+        assert exc.code in (0, None), capsys.readouterr().err
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 2 and report["compare"]["games"] == 2
+    # an unchanged variant plays the very same games: no difference
+    assert report["compare"]["win_rate"] == report["win_rate_a"] and report["compare"]["difference"] == 0

@@ -99,7 +99,8 @@ class PursuitHeroBot(HeuristicBot):
 
     def _hunt_point(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         """Where a hunter goes: within shooting range of the active adversary (a shooter, and always
-        the Avatar), or beside it (a fighter); None once there, so the bot shoots or charges."""
+        the Avatar), or beside it (a fighter, and everyone once it is held in melee); None once
+        there, so the bot shoots or charges."""
         foes = self._rules(game).active_adversaries()
         if not foes:
             return None
@@ -108,7 +109,9 @@ class PursuitHeroBot(HeuristicBot):
         d = game.distance(m, a)
         here, there = np.asarray(s.xy[m.index]), np.asarray(s.xy[a.index])
         gap = float(np.hypot(*(here - there)))
-        shooter = self._is_shooter(game, m) or AVATAR in m.profile.keywords
+        avatar = AVATAR in m.profile.keywords
+        # an adversary held in melee cannot be shot: everyone but the Avatar closes in to join it
+        shooter = avatar or (self._is_shooter(game, m) and not game.in_melee(a))
         reach = max(2.0, self._best_range(game, m) - 1.0) if shooter else max(1.0, m.profile.charge - 1.0)
         if d <= reach or gap < 1e-6:
             return None
@@ -198,6 +201,18 @@ class PursuitHeroBot(HeuristicBot):
             return super()._charges(game)
         finally:
             self._no_avatar = False
+
+    def _is_shooter(self, game: Game, m: ModelState) -> bool:
+        """A hunter joins the melee when the active adversary is already held in it (shots cannot go
+        into a melee, and each friend in it adds 1, R-C4); the Avatar keeps his distance."""
+        if (
+            getattr(self, "_no_avatar", False)
+            and AVATAR not in m.profile.keywords
+            and self.roles(game).get(m.id) == "hunter"
+            and any(game.in_melee(a) for a in self._rules(game).active_adversaries())
+        ):
+            return False
+        return super()._is_shooter(game, m)
 
     def _mine(self, game: Game) -> list[ModelState]:
         mine = super()._mine(game)

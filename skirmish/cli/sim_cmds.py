@@ -406,6 +406,8 @@ def run_test_troupes(
 
     if round_robin:
         pairs = list(combinations(range(len(loaded)), 2))
+    elif compare is not None and compares_side_b(scenario, loaded):
+        pairs = [(0, 1), (0, 2)]  # fixed roles: a variant of B's side plays B's role against A
     elif compare is not None:
         pairs = [(0, 1), (2, 1)]
     else:
@@ -487,6 +489,13 @@ def run_test_troupes(
         print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
         print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+
+
+def compares_side_b(scenario: Any, loaded: list[Any]) -> bool:
+    """In a fixed-roles scenario (the Pursuit) `--compare C` is a variant of whichever side it belongs
+    to: of B when it shares B's allegiance and not A's. Its figures are then A's against it."""
+    a, b, c = loaded[0], loaded[1], loaded[2]
+    return bool(scenario.fixed_roles) and c.allegiance == b.allegiance != a.allegiance
 
 
 def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:

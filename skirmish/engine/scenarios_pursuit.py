@@ -308,14 +308,15 @@ def parse_config(scenario: Scenario, troupes: list[Troupe] | None = None) -> Pur
     if troupes is not None and not r.problems:
         adv = troupes[sides[adversary_side]]
         counts = {e.profile.name: e.count for e in adv.models}
-        for key, items in (
-            ("adversary_abilities", abilities),
-            ("adversary_rewards", rewards),
-            ("adversary_stack", [AdversaryReward(n, "calm", 0) for n in stack]),
-        ):
-            for i, a in enumerate(items):
-                if a.model not in counts:
-                    r.problem(f"{key}[{i}]", f"the adversaries' troupe `{adv.name}` has no `{a.model}`")
+        named: list[tuple[str, list[str]]] = [
+            ("adversary_abilities", [a.model for a in abilities]),
+            ("adversary_rewards", [w.model for w in rewards]),
+            ("adversary_stack", list(stack)),
+        ]
+        for key, models in named:
+            for i, model in enumerate(models):
+                if model not in counts:
+                    r.problem(f"{key}[{i}]", f"the adversaries' troupe `{adv.name}` has no `{model}`")
         for name in sorted(set(stack)):
             if name in counts and stack.count(name) > counts[name]:
                 r.problem(
