@@ -471,7 +471,9 @@ def test_r_x3_fixed_roles_keep_a_on_the_heroes_side_and_the_game_driving_the_adv
     g = new_game("the_pursuit")
     plan = Plan(sc, (Matchup(g.troupes[0], g.troupes[1], "a", "b"),), sc.options, 4)
     assert [plan.a_side(i) for i in range(4)] == [0, 0, 0, 0]  # no side swap
-    assert plan.policies() == ["heuristic", "heuristic"]
+    assert plan.policies(1) == ["heuristic", "heuristic"]
+    random_b = Plan(sc, plan.matchups, sc.options, 4, policy_b="random")
+    assert random_b.policies(1) == ["heuristic", "heuristic"]  # the game drives the adversaries itself
     open_battle = new_game("open_battle")
     other = Plan(open_battle.scenario, plan.matchups, sc.options, 4)
     assert [other.a_side(i) for i in range(4)] == [0, 1, 0, 1]

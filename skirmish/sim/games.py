@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from skirmish.bots.registry import DEFAULT
 from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -49,7 +50,10 @@ class Plan:
     matchups: tuple[Matchup, ...]
     options: RuleOptions
     seed: int
-    policy: str = "heuristic"
+    policy: str = DEFAULT
+    """The bot of every seat, unless `policy_a` / `policy_b` name the bot of troupe A's or B's side."""
+    policy_a: str | None = None
+    policy_b: str | None = None
     scenario_arg: str = "open_battle"
     turns: int | None = None
     option_args: tuple[str, ...] = ()
@@ -63,10 +67,13 @@ class Plan:
         declares fixed roles (an asymmetric game such as the Pursuit: A keeps side 0)."""
         return 0 if self.scenario.fixed_roles else a_side(index)
 
-    def policies(self) -> list[str]:
-        """The bot of each side: the run's policy, except a side the fixed-roles scenario drives itself."""
-        sides = self.scenario.sides
-        return [(s.bot or self.policy) if self.scenario.fixed_roles else self.policy for s in sides]
+    def policies(self, index: int) -> list[str]:
+        """The bot of each seat in game `index`: A's bot goes with A when the sides swap; with fixed
+        roles a side the scenario drives itself (`bot` set) keeps its own bot."""
+        pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
+        if self.scenario.fixed_roles:
+            return [s.bot or p for s, p in zip(self.scenario.sides, (pa, pb), strict=False)]
+        return [pa, pb] if a_side(index) == 0 else [pb, pa]
 
     def command(self, matchup: int, index: int) -> str:
         """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
@@ -84,7 +91,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            self.policy,
+            ",".join(dict.fromkeys(self.policies(index))),
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -169,9 +176,9 @@ class _Counters:
             m = game.state.model(action.model)
             if m is None:
                 return
-            from skirmish.engine.shooting import shot_specs
+            from skirmish.engine.queries import shot_options
 
-            spec = next((sp for sp in shot_specs(game, m) if sp.name == action.weapon), None)
+            spec = next((sp for sp in shot_options(game, m) if sp.name == action.weapon), None)
             if spec is not None:
                 self.ap[m.index] += spec.ap_cost
                 self.abilities[m.index] += int(spec.ability)
@@ -194,7 +201,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     side_a = plan.a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = plan.policies()
+    policies = plan.policies(index)
     game = Game(
         plan.scenario,
         troupes,

@@ -107,7 +107,8 @@ def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
             if not isinstance(obj, dict) or obj.get("skirmish_results") != FORMAT:
                 raise DataError([Problem(name, "", f"{flag}: is not a Skirmish results file")])
             if obj.get("run") != digest:
-                about = obj.get("about") if isinstance(obj.get("about"), dict) else {}
+                about_raw = obj.get("about")
+                about: dict[str, Any] = about_raw if isinstance(about_raw, dict) else {}
                 what = ", ".join(f"{k} {about[k]}" for k in ("games", "seed", "scenario") if k in about)
                 raise DataError(
                     [
