@@ -104,7 +104,10 @@ def test_shell_completion_is_offered(capsys: pytest.CaptureFixture[str]) -> None
         (["schema", "foo"], ("KIND foo", "troupe, scenario, replay, campaign")),
         (["play", "--headless", "--bots", "genius"], ("--bots genius", "unknown policy")),
         (["test-troupes", "team_avatar", "avatar_kyoshi", "--executor", "cloud"], ("--executor cloud",)),
-        (["test-troupes", "team_avatar", "avatar_kyoshi", "--bots=x"], ("--bots x", "heuristic, random")),
+        (
+            ["test-troupes", "team_avatar", "avatar_kyoshi", "--bots=x"],
+            ("--bots x", "heuristic, guess, random"),
+        ),
     ],
 )
 def test_a_bad_choice_exits_2_naming_the_flag_and_the_choices(
@@ -116,7 +119,7 @@ def test_a_bad_choice_exits_2_naming_the_flag_and_the_choices(
 @pytest.mark.parametrize(
     ("argv", "shown"),
     [
-        (["play", "--help"], "heuristic|random"),
+        (["play", "--help"], "heuristic|guess|random"),
         (["test-troupes", "--help"], "local|dask"),
         (["list", "--help"], "troupes|scenarios|folders"),
     ],

@@ -546,7 +546,9 @@ def test_ui_r_c4_charge_odds_name_the_charge_bonus_before_the_total(app, default
     while game.state.step != "charges":
         game.apply(EndStep())
     scene.selected = "p0.katara"
-    scene.hovered = "p1.zuko"
+    katara = game.state.model("p0.katara")
+    # A target in sight: no odds are offered for one out of sight (R-C1, issue 16).
+    scene.hovered = next(t.id for t in game.state.models if t.player == 1 and game.sees(katara, t))
     scene.mode = "charge"
     lines = scene.odds_lines()
     katara = next(ln for ln in lines if ln.startswith("Katara:"))

@@ -1,4 +1,4 @@
-"""Players that choose actions: `heuristic`, `random`, and any bot named by import path or plugin.
+"""Players that choose actions: `heuristic`, `guess`, `random`, and any bot named by import path or plugin.
 
 The policies are listed in one place, `skirmish.bots.registry` (light to import: the CLI reads the
 names from it without loading the engine); this module keeps the short names.

@@ -343,6 +343,14 @@ def test_troupes_cmd(
         str | None,
         typer.Option("--bots-b", metavar=POLICY_METAVAR, help="Bot of troupe B's side (default --bots)."),
     ] = None,
+    compare_bots: Annotated[
+        str | None,
+        typer.Option(
+            "--compare-bots",
+            metavar=POLICY_METAVAR,
+            help="Also play A v B with these bots on every seat, same seeds (paired).",
+        ),
+    ] = None,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
     ] = None,
@@ -380,6 +388,7 @@ def test_troupes_cmd(
         resume,
         bots_a,
         bots_b,
+        compare_bots,
     )
 
 

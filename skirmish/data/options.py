@@ -18,6 +18,11 @@ class RuleOptions(Strict):
     )
     shoot_into_melee: bool = Field(default=False, description="Models in melee may shoot and be shot (R-C6).")
     models_block_sight: bool = Field(default=False, description="Other bases block line of sight (R-B3).")
+    cover_shield_in_melee: bool = Field(
+        default=True,
+        description="Taking Cover's Wall Shield counts as a shield in melee: its attackers get the "
+        "'enemy has a shield' -1 (R-M4, R-C4).",
+    )
     ko_points: int | None = Field(
         default=None,
         ge=0,

@@ -70,7 +70,7 @@ class Scoring(Strict):
     )
 
 
-BotPolicy = Literal["heuristic", "random"]
+BotPolicy = Literal["heuristic", "guess", "random"]
 """The bot policies a scenario side may name: `skirmish.bots.POLICIES` implements these (a test checks)."""
 
 BOT_POLICIES: tuple[str, ...] = get_args(BotPolicy)

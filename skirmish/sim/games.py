@@ -40,6 +40,8 @@ class Matchup:
     b: Troupe
     a_arg: str
     b_arg: str
+    policy: str | None = None
+    """Bot policy of this matchup's seats, when not the plan's (`test-troupes --compare-bots`)."""
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,17 @@ class Plan:
         declares fixed roles (an asymmetric game such as the Pursuit: A keeps side 0)."""
         return 0 if self.scenario.fixed_roles else a_side(index)
 
-    def policies(self, index: int) -> list[str]:
-        """The bot of each seat in game `index`: A's bot goes with A when the sides swap; with fixed
-        roles a side the scenario drives itself (`bot` set) keeps its own bot."""
-        pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
-        if self.scenario.fixed_roles:
-            return [s.bot or p for s, p in zip(self.scenario.sides, (pa, pb), strict=False)]
-        return [pa, pb] if a_side(index) == 0 else [pb, pa]
+    def policies(self, index: int, matchup: Matchup | None = None) -> list[str]:
+        """The bot of each seat in game `index`: A's bot goes with A when the sides swap; a matchup
+        with its own policy (`--compare-bots`) seats that bot on every side."""
+        if matchup is not None and matchup.policy:
+            seats = [matchup.policy, matchup.policy]
+        else:
+            pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
+            seats = [pa, pb] if self.a_side(index) == 0 else [pb, pa]
+        if self.scenario.fixed_roles:  # a side the scenario drives itself keeps its own bot
+            return [s.bot or p for s, p in zip(self.scenario.sides, seats, strict=False)]
+        return seats
 
     def command(self, matchup: int, index: int) -> str:
         """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
@@ -91,7 +97,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            ",".join(dict.fromkeys(self.policies(index))),
+            ",".join(dict.fromkeys(self.policies(index, m))),
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -201,7 +207,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     side_a = plan.a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = plan.policies(index)
+    policies = plan.policies(index, m)
     game = Game(
         plan.scenario,
         troupes,

@@ -23,7 +23,7 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
 from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
-from skirmish.engine import abilities, charges, end_phase, movement, shooting
+from skirmish.engine import abilities, charges, end_phase, movement, ruler, shooting
 from skirmish.engine.actions import (
     Action,
     Advance,
@@ -1355,21 +1355,15 @@ class BattleScene(Scene):
         if self.ruler is None:
             return
         a, b = self.ruler
-        s = self.s
         pa, pb = self.view.to_screen(*a), self.view.to_screen(*b)
         ma = self.model_at(*pa)
         mb = self.model_at(*pb)
-        d = math.hypot(b[0] - a[0], b[1] - a[1])
-        if ma is not None:
-            d -= float(s.radii[ma.index])
-        if mb is not None and mb is not ma:
-            d -= float(s.radii[mb.index])
         pygame.draw.line(surf, (0, 0, 0), pa, pb, 4)
         pygame.draw.line(surf, theme.ACCENT, pa, pb, 2)
-        if not self.ruler_allowed() and mb is not None and ma is not None:
-            text = "premeasuring is off: ranges are guessed (measure movement only)"
-        else:
-            text = f'{max(0.0, d):.1f}"' + (" edge to edge" if ma is not None or mb is not None else "")
+        # The engine decides what a ruler may tell (R-C1): your own model's path, up to its move.
+        sel = self.selected_model()
+        own = sel if sel is not None and self.own(sel) else (ma if ma is not None and self.own(ma) else None)
+        text = ruler.reading(self.game, [a, b], model=own, ends=(ma, mb)).text()
         lab = self.text.render(text, 16, (20, 20, 20), bold=True)
         pygame.draw.rect(
             surf, theme.ACCENT, (pb[0] + 8, pb[1] - 10, lab.get_width() + 6, lab.get_height() + 2)
@@ -1516,6 +1510,8 @@ class BattleScene(Scene):
         t = self.s.model(self.hovered) if self.hovered else None
         if m is None or t is None or not g.enemies(m, t) or not t.active:
             return []
+        if not g.sees(m, t):  # no odds for a target that cannot be chosen (R-B3)
+            return [f"{t.name} is out of {m.name}'s sight: no odds"]
         if self.mode == "shoot":
             spec = self.current_spec(m)
             if spec is None:
