@@ -302,8 +302,8 @@ def test_ui_replay_viewer_what_if_matches_the_command(app):
     assert runner.wait(120)
     app.frame()
     lines = runner.lines()
-    assert lines[0].startswith("What if: from action 96 of 110, 3 endings")
-    assert any(ln.startswith("What really happened: avatar won") for ln in lines)
+    assert lines[0].startswith(f"What if: from action 96 of {len(rep.actions)}, 3 endings")
+    assert any(ln.startswith("What really happened: ") for ln in lines)
     expected = run_whatif(WhatIfPlan(rep, 96, 1), 3, InlineExecutor()).distribution()
     assert runner.result is not None and runner.result.distribution() == expected
     shot(app, "what_if")

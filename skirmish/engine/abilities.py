@@ -418,7 +418,7 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
 
 def offer_reaction(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> bool:
     """Offer the target's player a reaction before the dice; True when the shot now waits for the answer."""
-    if not reaction_options(game, shooter, target, spec):
+    if not game.options.bending_reactions or not reaction_options(game, shooter, target, spec):
         return False
     game.state.pending = Pending("reaction", target.player, target.id, shooter.id, {"spec": spec.name})
     game.emit("offer", f"{target.name} may react to {shooter.name}'s {spec.title}", (target.id, shooter.id))

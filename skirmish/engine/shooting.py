@@ -102,7 +102,12 @@ def shot_scores(game: Game, shooter: ModelState, target: ModelState, spec: ShotS
         attack.append(Modifier(spec.title, spec.bonus))
     if shooter.buffs.get("ranged"):
         attack.append(Modifier("ability bonus", shooter.buffs["ranged"]))
-    if spec.element and target.profile.elements and WEAK_TO[target.profile.elements[0].value] == spec.element:
+    if (
+        game.options.weakness_cycle
+        and spec.element
+        and target.profile.elements
+        and WEAK_TO[target.profile.elements[0].value] == spec.element
+    ):
         attack.append(Modifier(f"{spec.element} against {target.profile.elements[0].value}", 1))
     if t_cover >= 2:
         dodge.append(Modifier("in " + ("dense" if t_cover == 3 else "medium") + " cover", 1))

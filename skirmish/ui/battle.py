@@ -27,9 +27,11 @@ from skirmish.engine import abilities, charges, end_phase, movement, ruler, shoo
 from skirmish.engine.actions import (
     Action,
     Advance,
+    Attack,
     Charge,
     CounterCharge,
     Decline,
+    Defend,
     Deploy,
     Disengage,
     EndStep,
@@ -45,6 +47,7 @@ from skirmish.engine.state import ModelState, abilities_of
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
+from skirmish.ui.duel_view import DUEL_PANEL_H, DuelPanel, action_label
 from skirmish.ui.floats import place_floats
 from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card, skip_words
 from skirmish.ui.menus import draw_menu
@@ -188,6 +191,9 @@ class BattleScene(Scene):
         self._point = TurnPoint.of(game)
         self._guard_until = -1.0
         self.hotseat = sum(b is None for b in self.bots) >= 2
+        self.duel = DuelPanel() if game.rules.technique_duel() else None
+        """The Avatar Duel's builder, reveal and endurance strip (duel_view.py), drawn from the
+        observation of the person to act only."""
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.layout(app.size)
         self.view.fit(tuple(self.board_rect))
@@ -200,6 +206,8 @@ class BattleScene(Scene):
         side_w = int(min(460, max(300, w * 0.3)))
         old = self.board_rect.copy()
         self.board_rect = pygame.Rect(0, self.banner_h, w - side_w, h - self.banner_h)
+        if getattr(self, "duel", None) is not None:
+            self.board_rect.height -= int(DUEL_PANEL_H * s)  # the duel strip sits under the table
         self.card.rect = pygame.Rect(w - side_w, self.banner_h, side_w, int(min(300 * s, h * 0.36)))
         self.log_panel.rect = pygame.Rect(
             w - side_w, self.card.rect.bottom, side_w, h - self.card.rect.bottom
@@ -222,6 +230,29 @@ class BattleScene(Scene):
 
     def human_turn(self) -> bool:
         return not self.game.over and not self.is_bot_turn()
+
+    # ------------------------------------------------------------------ the Avatar Duel (duel_view.py)
+    def duel_viewer(self) -> int:
+        return DuelPanel.viewer(self.game, [b is None for b in self.bots])
+
+    def duel_building(self) -> bool:
+        return (
+            self.duel is not None and self.human_turn() and DuelPanel.building(self.game, self.duel_viewer())
+        )
+
+    def duel_key(self, k: int, ctrl: bool) -> bool:
+        """The builder takes the keyboard while a person builds (F1, Ctrl and Esc still work)."""
+        if (
+            self.duel is None
+            or ctrl
+            or k in (pygame.K_F1, pygame.K_F12, pygame.K_ESCAPE)
+            or not self.duel_building()
+        ):
+            return False
+        action = self.duel.key(self.game, self.duel_viewer(), k)
+        if action is not None and self.apply(action):
+            self.duel.clear()
+        return True
 
     def model_at(self, px: float, py: float) -> ModelState | None:
         bx, by = self.view.to_board(px, py)
@@ -529,8 +560,10 @@ class BattleScene(Scene):
                 words = f" — {effect_words(ab)}" if ab else ""
                 cost = ab.ap_cost if ab else "?"
                 items.append((f"{m.name}: {ab.title if ab else a.ability} ({cost} AP){words}", a, ""))
+            elif isinstance(a, Attack | Defend):
+                items.append((action_label(g, a), a, ""))
             elif isinstance(a, Decline):
-                items.append(("Decline", a, ""))
+                items.append(("Decline" if p.kind not in ("duel_call", "duel_defend") else "Pass", a, ""))
         self.menu_items = items
         self.mode = "ability"
         self._banner_key = None
@@ -788,6 +821,8 @@ class BattleScene(Scene):
             if k in (pygame.K_F1, pygame.K_ESCAPE, pygame.K_SLASH, pygame.K_QUESTION):
                 self.show_help = False
             return
+        if self.duel_key(k, ctrl):
+            return
         if (
             k == pygame.K_F1
             or k == pygame.K_QUESTION
@@ -941,6 +976,8 @@ class BattleScene(Scene):
             return
         if self.show_help:
             self.show_help = False
+            return
+        if self.duel is not None and event.button == 1 and self.duel_building() and self.duel.click(pos):
             return
         if event.button == 2 or (event.button == 1 and pygame.key.get_mods() & pygame.KMOD_SHIFT):
             self.dragging, self.drag_kind, self.drag_start_px = True, "pan", pos
@@ -1180,6 +1217,8 @@ class BattleScene(Scene):
             self.draw_toast(surf)
         if self.show_legend:
             self.draw_legend(surf)
+        if self.duel is not None:
+            self.duel.draw(surf, self.text, g, self.duel_viewer(), self.board_rect)
         if self.handover is not None:
             draw_card(surf, self.text, self.handover, self.board_rect)
         if self.show_help:
@@ -1721,7 +1760,8 @@ class BattleScene(Scene):
             ("Backspace", "remove the last leg"),
             ("Esc", "cancel the tool / path / selection"),
             ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_NAME} first)"),
-            ("E", "end this step (pass)"),
+            ("E", "end this step (pass); ignored for a moment after the step or seat changes"),
+            ("Enter, click", "dismiss the hand-over / turn summary card"),
             ("C", "Take Cover"),
             ("S", "shoot: then click the target"),
             ("W", "next weapon or ranged ability"),
