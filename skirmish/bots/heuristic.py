@@ -78,6 +78,11 @@ class HeuristicBot:
         return Decline()
 
     # ------------------------------------------------------------- helpers
+    def _scenario_hints(self, game: Game, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        """What the scenario asks of `player` (goal points, enemies that matter); a scenario's own
+        bot (the Pursuit's heroes) refines it."""
+        return game.rules.hints(player)
+
     def _mine(self, game: Game) -> list[ModelState]:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
@@ -212,7 +217,7 @@ class HeuristicBot:
             return None
         s = game.state
         foes = self._foes(game, m)
-        goal_hint = game.rules.hints(m.player)[0].get(m.id)
+        goal_hint = self._scenario_hints(game, m.player)[0].get(m.id)
         if goal_hint is not None:
             return self._move_to(game, m, np.asarray(goal_hint, dtype=float))
         if not foes:
@@ -330,7 +335,7 @@ class HeuristicBot:
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
-            if target.id in game.rules.hints(shooter.player)[1]:
+            if target.id in self._scenario_hints(game, shooter.player)[1]:
                 value *= 3.0
             if target.taking_cover:
                 value *= min(1.0, shooter.profile.perception / 6)
@@ -391,7 +396,7 @@ class HeuristicBot:
                     edge *= m.profile.perception / 6
                 if self._in_zone(game, t):
                     edge += 0.3
-                if t.id in game.rules.hints(m.player)[1]:
+                if t.id in self._scenario_hints(game, m.player)[1]:
                     edge += 0.5
                 if edge > -0.05 and (best is None or edge > best[0]):
                     best = (edge, charges.Charge(m.id, t.id))

@@ -138,7 +138,7 @@ def _check_deployment(
     from skirmish.cli.play_cmds import new_game
 
     for i, j in pairs:
-        for first, second in ((i, j), (j, i)):
+        for first, second in ((i, j),) if scenario.fixed_roles else ((i, j), (j, i)):
             new_game(scenario, [troupes[first], troupes[second]], source, seed=0, options=options)
 
 
@@ -427,6 +427,8 @@ def run_test_troupes(
 
     if round_robin:
         pairs = list(combinations(range(len(loaded)), 2))
+    elif compare is not None and compares_side_b(scenario, loaded):
+        pairs = [(0, 1), (0, 2)]  # fixed roles: a variant of B's side plays B's role against A
     elif compare is not None or compare_bots is not None:
         pairs = [(0, 1), (2, 1) if compare is not None else (0, 1)]
     else:
@@ -520,6 +522,13 @@ def run_test_troupes(
     if save_replays:
         where = Path(save_replays).resolve()
         print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
+
+
+def compares_side_b(scenario: Any, loaded: list[Any]) -> bool:
+    """In a fixed-roles scenario (the Pursuit) `--compare C` is a variant of whichever side it belongs
+    to: of B when it shares B's allegiance and not A's. Its figures are then A's against it."""
+    a, b, c = loaded[0], loaded[1], loaded[2]
+    return bool(scenario.fixed_roles) and c.allegiance == b.allegiance != a.allegiance
 
 
 def _match_report(

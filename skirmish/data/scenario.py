@@ -118,6 +118,11 @@ class Scenario(Strict):
     special: dict[str, float | int | bool | str | list[str] | list[int]] = Field(
         default_factory=dict, description="Scenario-specific rule parameters (scalars, lists)."
     )
+    fixed_roles: bool = Field(
+        default=False,
+        description="Asymmetric: each side keeps its role (troupe testing never swaps sides; a side with "
+        "`bot` set is driven by the game).",
+    )
 
     @model_validator(mode="after")
     def _bounded_cost(self) -> Scenario:

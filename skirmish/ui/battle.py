@@ -52,6 +52,7 @@ from skirmish.ui.floats import place_floats
 from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card, skip_words
 from skirmish.ui.menus import draw_menu
 from skirmish.ui.panels import LogPanel, ProfileCard
+from skirmish.ui.pursuit_view import draw_pursuit_panel, pursuit_rules
 from skirmish.ui.render import (
     ICON_LEGEND,
     LEGEND,
@@ -132,7 +133,7 @@ class BattleScene(Scene):
         self.bots: list[Bot | None] = (
             bots
             if bots is not None
-            else [None if p is None else make_bot(p, game.seed, i) for i, p in enumerate(self.policies)]
+            else [None if p is None else make_bot(p, game.seed, i, game) for i, p in enumerate(self.policies)]
         )
         self.replay_out = replay_out
         self.worker = BotWorker()
@@ -1199,6 +1200,7 @@ class BattleScene(Scene):
         self.draw_ruler(surf)
         if self.mode in ("shoot", "charge"):
             self.draw_target_line(surf)
+        draw_pursuit_panel(surf, self.text, g, self.board_rect, getattr(self.app, "seats", 1), self.selected)
         surf.set_clip(clip)
         self.draw_banner(surf)
         hov = self.s.model(self.hovered) if self.hovered else None
@@ -1243,6 +1245,7 @@ class BattleScene(Scene):
             tuple(m[0] for m in self.menu_items),
             self.text.scale,
             self.worker.pending,
+            getattr(self.app, "seats", 1),
         )
         if key != self._banner_key or self._banner_surface is None:
             self._banner_key = key
@@ -1258,7 +1261,7 @@ class BattleScene(Scene):
             bs.blit(self.text.render(actor, 19, col, bold=True), (12, y2))
             sc = self.text.render(score_words(g) + "   [F1] help  [G] legend", 16, theme.TEXT_DIM)
             bs.blit(sc, (w - sc.get_width() - 12, 8))
-            st = status_words(g)
+            st = "" if pursuit_rules(g) is not None else status_words(g)  # the Pursuit has its own panel
             if st:
                 line = self.text.render(st, 16, theme.ACCENT)
                 bs.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
