@@ -1,3 +1,9 @@
-"""Skirmish: a rules engine for *Avatar: Battles in the Four Kingdoms*."""
+"""Skirmish: a rules engine for *Avatar: Battles in the Four Kingdoms*.
 
-__version__ = "0.1.0"
+`__version__` is the one version source: the build reads it (`[tool.setuptools.dynamic]`) and
+`skirmish --version` prints it, so the two cannot disagree.
+"""
+
+__version__ = "0.2.0"
+DISTRIBUTION = "skirmish-four-kingdoms"
+"""The name on PyPI (`skirmish` there is another project); the import name and command stay `skirmish`."""

@@ -59,6 +59,7 @@ def _run(plan: Plan, kind: str, workers: int, games: int = 6, **kw) -> tuple[dic
 
 
 def test_same_seed_same_results_with_1_and_2_workers_and_a_local_dask_cluster(plan: Plan) -> None:
+    pytest.importorskip("distributed", reason="needs the dask extra (pip install -e '.[test]')")
     one, rows1, _ = _run(plan, "local", 1)
     two, rows2, _ = _run(plan, "local", 2)
     dask, rows3, _ = _run(plan, "dask", 2)
@@ -255,6 +256,7 @@ def test_bad_input_exits_2_with_one_line(
 def test_plot_writes_a_png_for_a_run_and_a_comparison(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("matplotlib", reason="needs the plot extra (pip install -e '.[test]')")
     out = tmp_path / "run.png"
     argv = [
         "test-troupes",

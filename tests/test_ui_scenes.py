@@ -27,7 +27,7 @@ from skirmish.engine.game import Game
 from skirmish.engine.replay import Replay, load_replay, save_game
 from skirmish.engine.state import state_hash
 from skirmish.ui.app import App
-from skirmish.ui.battle import BattleScene
+from skirmish.ui.battle import BattleScene, save_path
 from skirmish.ui.endscreen import EndScene
 from skirmish.ui.menu import MenuScene
 from skirmish.ui.replay_view import ReplayScene
@@ -282,7 +282,8 @@ def test_ui_save_and_load_in_progress(app, default_setup, tmp_path, monkeypatch)
     app.push(scene)
     game.apply(EndStep())
     post_and_frame(app, key(pygame.K_s, pygame.KMOD_CTRL))
-    saved = load_replay("skirmish-save.json")
+    saved = load_replay(save_path())  # the per-user data folder's saves/, not the current folder
+    assert Path(save_path()).parent.name == "saves" and not (tmp_path / "skirmish-save.json").exists()
     assert saved.play().hash() == game.hash()
     post_and_frame(app, key(pygame.K_l, pygame.KMOD_CTRL))
     loaded = app.top()
@@ -383,9 +384,9 @@ def test_ui_hotkey_letter_not_typed_into_its_box(app, default_setup):
     post_and_frame(
         app, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l"), text_input("l")
     )
-    assert menu.prompt is not None and menu.prompt.value == "skirmish-save.json"
+    assert menu.prompt is not None and menu.prompt.value == save_path()
     post_and_frame(app, text_input("l"))
-    assert menu.prompt.value == "skirmish-save.jsonl"  # a letter typed afterwards is kept
+    assert menu.prompt.value == save_path() + "l"  # a letter typed afterwards is kept
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert menu.prompt is None
     # A box opened by a click keeps the first letter typed.
@@ -604,7 +605,7 @@ def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, 
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert app.top() is menu and app.running
     assert load_replay(str(tmp_path / "out.json")).play().hash() == scene.game.hash()
-    assert load_replay("skirmish-save.json").play().hash() == scene.game.hash()
+    assert load_replay(save_path()).play().hash() == scene.game.hash()
     assert "saved" in menu.message
 
 

@@ -110,7 +110,7 @@ class _Obstacles:
         """Bases as plain tuples for the pure-Python kernel, built on first use: centre, squared
         limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close."""
         if self._py is None:
-            out = []
+            out: list[tuple[float, ...]] = []
             for cx, cy, lim, lim2 in zip(
                 self.cx.tolist(), self.cy.tolist(), self.lim.tolist(), self.lim2.tolist(), strict=True
             ):
@@ -426,6 +426,7 @@ def _violations(
         return bad_b, bad_t
     pcs = cols if piece_sel is None else np.asarray(piece_sel)[cols]
     rows = np.flatnonzero(near[:, cols].any(axis=1))
+    e: slice | np.ndarray
     if len(pcs) == k.count:
         e = slice(None)
         starts = k.starts
@@ -621,7 +622,7 @@ def _straight_py(
     hy = table.height - lo
     ok = np.zeros(len(e), dtype=bool)
     bad_b, bad_t = _violations(obs, s, e)
-    blocked = (bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
+    blocked: list[bool] = np.asarray(bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
     foes = [
         (cx, cy, c + CONTACT)
         for cx, cy, c, f in zip(
@@ -1031,10 +1032,10 @@ def _search(
         if len(path) == 1:
             return path
         bad_b, bad_t = _violations(obs, path[:-1], path[1:])
-        new_b = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
-        new_t = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
-        have_b = set(inc_b.tolist())
-        have_t = set(inc_t.tolist())
+        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
+        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        have_b: set[int] = set(inc_b.tolist())
+        have_t: set[int] = set(inc_t.tolist())
         if new_b <= have_b and new_t <= have_t:
             return path
         inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)

@@ -6,6 +6,8 @@ rocks); they are seeded (numpy `Generator`), never the module-level `random`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 
@@ -35,9 +37,9 @@ def random_table(
         k = int(rng.integers(4, 8))
         ang = np.sort(rng.uniform(0, 2 * np.pi, k))
         rr = rad * rng.uniform(0.7, 1.0, k)
-        pts = np.stack([cx + rr * np.cos(ang), cy + rr * np.sin(ang)], axis=-1)
-        pts = np.round(np.clip(pts, 0.0, [width, height]), 4)
-        hull = shapely.convex_hull(shapely.multipoints(pts))
+        ring = np.stack([cx + rr * np.cos(ang), cy + rr * np.sin(ang)], axis=-1)
+        pts = np.round(np.clip(ring, 0.0, [width, height]), 4)
+        hull: Any = shapely.convex_hull(shapely.multipoints(pts))
         if hull.geom_type != "Polygon" or hull.area < 0.5:
             hull = shapely.box(cx - 1, cy - 1, cx + 1, cy + 1)
         poly = [[float(x), float(y)] for x, y in np.asarray(hull.exterior.coords)[:-1]]

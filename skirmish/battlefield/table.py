@@ -10,7 +10,7 @@ and answer with arrays.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -212,7 +212,7 @@ class Table:
         pts = np.asarray(xy, dtype=float).reshape(-1, 2)
         if len(self.impassable_index) == 0 or len(pts) == 0:
             return np.ones(len(pts), dtype=bool)
-        union = self.memo.get("impassable_union")
+        union: Any = self.memo.get("impassable_union")
         if union is None:
             union = shapely.union_all(self.polygons[self.impassable_index])
             shapely.prepare(union)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.random_bot import RandomBot
 
-POLICIES = {"heuristic": HeuristicBot, "random": RandomBot}
+POLICIES: dict[str, type[HeuristicBot] | type[RandomBot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 def make_bot(policy: str, seed: int, player: int) -> HeuristicBot | RandomBot:

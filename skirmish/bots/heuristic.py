@@ -133,7 +133,7 @@ class HeuristicBot:
         return None
 
     def _useful_move_abilities(self, game: Game, m: ModelState) -> set[str]:
-        out = set()
+        out: set[str] = set()
         foes = self._foes(game, m)
         if not foes:
             return out
@@ -313,16 +313,16 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
-        for a in abilities.candidates(game, game.state.active_player):
+        for ua in abilities.candidates(game, game.state.active_player):
             ab = next(
                 x
-                for x in abilities.abilities_of(game.model(a.model), game.armoury(game.model(a.model)))
-                if x.name == a.ability
+                for x in abilities.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
+                if x.name == ua.ability
             )
             if ab.effect == "heal":
-                return a
-            if ab.effect == "push" and self._push_clears_zone(game, a, float(ab.params.get("distance", 3))):
-                return a
+                return ua
+            if ab.effect == "push" and self._push_clears_zone(game, ua, float(ab.params.get("distance", 3))):
+                return ua
         best: tuple[float, Shoot] | None = None
         for a in shooting.candidates(game, game.state.active_player):
             assert isinstance(a, Shoot)

@@ -25,8 +25,11 @@ DEFAULT_SAVE = "skirmish-campaign.json"
 
 
 def default_save_path() -> str:
-    """`$SKIRMISH_CAMPAIGN_SAVE`, else `skirmish-campaign.json` in the current folder."""
-    return os.environ.get("SKIRMISH_CAMPAIGN_SAVE") or DEFAULT_SAVE
+    """`$SKIRMISH_CAMPAIGN_SAVE`, else `campaign.json` in the per-user data folder (never the folder
+    the command happens to be started from)."""
+    from skirmish.data.userdirs import default_campaign_save
+
+    return os.environ.get("SKIRMISH_CAMPAIGN_SAVE") or str(default_campaign_save())
 
 
 def campaign(
@@ -184,6 +187,7 @@ def play(
             file=sys.stderr,
         )
         headless = True
+    result: tuple[bool, str, int] | None
     if headless or bots is not None:
         result = _play_headless(scenario, troupes, game_seed, bots or "heuristic", replay_out)
     else:

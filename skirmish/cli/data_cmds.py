@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import UsageProblem, fail
 from skirmish.data.errors import DataError, Problem
 
 
@@ -129,38 +130,132 @@ def _check_campaign(path: str) -> list[Problem]:
     return []
 
 
-def validate(files: list[str], points_limit: int = 0) -> None:
+def validate(files: list[str], points_limit: int = 0, json_out: bool = False) -> None:
+    """Each file `ok`, or one line per problem (exit 2); `--json` prints the verdicts as one object
+    on stdout as well (docs/json.md), the problem lines still going to stderr."""
     problems: list[Problem] = []
+    verdicts = []
     for f in files:
         found = _validate_one(f, points_limit)
         problems.extend(found)
-        if not found:
+        verdicts.append({"file": f, "ok": not found, "problems": [_problem_json(p) for p in found]})
+        if not found and not json_out:
             print(f"{f}: ok")
+    if json_out:
+        print(json.dumps({"ok": not problems, "files": verdicts}, indent=2, ensure_ascii=False))
     if problems:
         raise DataError(problems)
 
 
-def list_kind(kind: str) -> None:
-    from skirmish.data.catalogue import shipped
+def _problem_json(p: Problem) -> dict[str, str]:
+    return {"file": p.file, "field": p.field, "message": p.message}
+
+
+def list_items(kind: str) -> list[dict[str, str]]:
+    """The shipped files of `kind`, then the user's own, each as the name other commands take, its
+    title and description, the file and where it came from (`shipped` or `user`).
+
+    A shipped file that does not load is a broken install (exit 1); a user file that does not load
+    is skipped with one line on stderr naming its problem, so one bad file does not hide the rest.
+    """
+    import sys
+
+    from skirmish.data.catalogue import searched, shipped, user_files
     from skirmish.data.loader import load_toml_file
 
-    if kind not in ("troupes", "scenarios"):
-        raise UsageProblem(f"list: unknown kind `{kind}` (choose `troupes` or `scenarios`)")
-    for path in shipped(kind):
+    sources = [("shipped", p) for p in shipped(kind)] + [("user", p) for p in user_files(kind)]
+    if not sources:
+        where = " and ".join(str(f) for f in searched(kind))
+        fail(f"list: no {kind} found (looked in {where}); the installation is missing its content", code=1)
+    items = []
+    for source, path in sources:
         try:
             item = load_toml_file(path)
-        except DataError:
+        except DataError as exc:
+            if source == "shipped":
+                fail(f"list: shipped file {path} does not load: {exc.problems[0]}", code=1)
+            for problem in exc.problems[:1]:
+                print(f"skirmish: skipped {problem}", file=sys.stderr)
             continue
-        desc = " ".join((item.title + " — " + item.description).split())
-        print(f"{item.name}\t{desc}")
+        desc = " ".join(item.description.split())
+        items.append(
+            {
+                "name": item.name,
+                "title": " ".join(item.title.split()),
+                "description": desc,
+                "file": str(path),
+                "source": source,
+            }
+        )
+    return items
 
 
-def schema(kind: str) -> None:
+def folder_items() -> list[dict[str, str]]:
+    """Where content is read from and where files are written by default (`skirmish list folders`)."""
+    from skirmish.data.catalogue import content_root
+    from skirmish.data.userdirs import data_dir, user_content
+
+    root = content_root()
+    data = data_dir()
+    rows = [
+        ("shipped_troupes", root / "troupes", "troupes shipped with the program"),
+        ("shipped_scenarios", root / "scenarios", "scenarios shipped with the program"),
+        ("user_troupes", user_content("troupes"), "your own troupes, listed after the shipped ones"),
+        ("user_scenarios", user_content("scenarios"), "your own scenarios, listed after the shipped ones"),
+        ("saves", data / "saves", "quick-saves of the window (Ctrl+S, leaving a battle)"),
+        ("replays", data / "replays", "end-of-game replays saved without a --replay path"),
+        ("screenshots", data / "screenshots", "board pictures taken with F12"),
+        ("campaign_save", data / "campaign.json", "the campaign save without --file"),
+    ]
+    return [{"name": n, "path": str(p), "description": d} for n, p, d in rows]
+
+
+def list_kind(kind: str, json_out: bool = False) -> None:
+    if kind == "folders":
+        folders = folder_items()
+        if json_out:
+            print(json.dumps({"kind": kind, "items": folders}, indent=2, ensure_ascii=False))
+        for f in [] if json_out else folders:
+            print(f"{f['name']}\t{f['path']}\t{f['description']}")
+        return
+    if kind not in ("troupes", "scenarios"):
+        raise UsageProblem(f"KIND {kind}: unknown kind (choose troupes, scenarios, folders)")
+    items = list_items(kind)
+    if json_out:
+        print(json.dumps({"kind": kind, "items": items}, indent=2, ensure_ascii=False))
+        return
+    for it in items:
+        print(f"{it['name']}\t{it['title']} — {it['description']}")
+
+
+SCHEMA_KINDS = ("troupe", "scenario", "replay", "campaign")
+
+
+def schema_of(kind: str) -> dict[str, Any]:
+    """The JSON Schema of one file kind, as `skirmish schema` prints it and as shipped in the package
+    (`skirmish/data/schemas/KIND.schema.json`, which a test keeps equal to this)."""
+    from pydantic import BaseModel
+
     from skirmish.data.scenario import Scenario
     from skirmish.data.troupe import Troupe
 
-    models = {"troupe": Troupe, "scenario": Scenario}
+    models: dict[str, type[BaseModel]] = {"troupe": Troupe, "scenario": Scenario}
+    if kind == "replay":
+        from skirmish.engine.replay import ReplayFile
+
+        models["replay"] = ReplayFile
+    if kind == "campaign":
+        from skirmish.engine.campaign import CampaignSave
+
+        models["campaign"] = CampaignSave
     if kind not in models:
-        raise UsageProblem(f"schema: unknown kind `{kind}` (choose `troupe` or `scenario`)")
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **models[kind].model_json_schema()}
-    print(json.dumps(schema, indent=2, sort_keys=True))
+        raise UsageProblem(f"KIND {kind}: unknown kind (choose {', '.join(SCHEMA_KINDS)})")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **models[kind].model_json_schema()}
+
+
+def schema_text(kind: str) -> str:
+    return json.dumps(schema_of(kind), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def schema(kind: str) -> None:
+    print(schema_text(kind), end="")

@@ -7,20 +7,76 @@ light (no pygame, shapely or matplotlib loaded).
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
 from skirmish.cli.errors import UsageProblem, fail
 
+
+class Policy(StrEnum):
+    """Bot policies (`--bots`): `--help` lists them and any other value exits 2."""
+
+    heuristic = "heuristic"
+    random = "random"
+
+
+class Executor(StrEnum):
+    """Where troupe-testing games run: local processes or a Dask cluster."""
+
+    local = "local"
+    dask = "dask"
+
+
+class ListKind(StrEnum):
+    troupes = "troupes"
+    scenarios = "scenarios"
+    folders = "folders"
+
+
+class SchemaKind(StrEnum):
+    troupe = "troupe"
+    scenario = "scenario"
+    replay = "replay"
+    campaign = "campaign"
+
+
+CHOICE_WORDS = {"--bots": "policy", "--executor": "executor", "KIND": "kind"}
+"""How a refused choice is named in its one-line message (`--bots nonsense: unknown policy ...`)."""
+
 app = typer.Typer(
     name="skirmish",
     help="Avatar: Battles in the Four Kingdoms — play, replay, validate and test troupes.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from skirmish import DISTRIBUTION, __version__
+
+        print(f"skirmish {__version__} ({DISTRIBUTION})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Avatar: Battles in the Four Kingdoms — play, replay, validate and test troupes.
+
+    Files the program writes without being given a path (saves, end-of-game replays, board
+    pictures, the campaign save) go to the per-user data folder: `skirmish list folders` shows it.
+    """
+
+
 odds_app = typer.Typer(
     help="Exact odds of a shot or a melee exchange (computed, never sampled).", no_args_is_help=True
 )
@@ -35,11 +91,12 @@ def validate_cmd(
     points_limit: Annotated[
         int, typer.Option("--points-limit", min=0, help="Points limit custom troupes must keep (0: none).")
     ] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object (docs/json.md).")] = False,
 ) -> None:
     """Check troupes, scenarios and replays; exit 0 when all are valid, 2 with one line per problem."""
     from skirmish.cli.data_cmds import validate
 
-    validate(files, points_limit)
+    validate(files, points_limit, json_out)
 
 
 @troupe_app.command("cost")
@@ -57,22 +114,24 @@ def troupe_cost_cmd(
 
 @app.command("list")
 def list_cmd(
-    kind: Annotated[str, typer.Argument(help="`troupes` or `scenarios`.")],
+    kind: Annotated[ListKind, typer.Argument(help="What to list.", metavar="KIND")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object (docs/json.md).")] = False,
 ) -> None:
-    """List shipped troupes or scenarios: the name other commands take, then a description."""
+    """List shipped troupes or scenarios (then the user's own): the name other commands take, then a
+    description. No content found at all is an error (exit 1), never an empty list."""
     from skirmish.cli.data_cmds import list_kind
 
-    list_kind(kind)
+    list_kind(kind.value, json_out)
 
 
 @app.command("schema")
 def schema_cmd(
-    kind: Annotated[str, typer.Argument(help="`troupe` or `scenario`.")],
+    kind: Annotated[SchemaKind, typer.Argument(help="Which file's schema.", metavar="KIND")],
 ) -> None:
-    """Print the JSON Schema of a troupe or scenario file (for editors)."""
+    """Print the JSON Schema of a troupe, scenario, replay or campaign save file (for editors)."""
     from skirmish.cli.data_cmds import schema
 
-    schema(kind)
+    schema(kind.value)
 
 
 @odds_app.command("shoot")
@@ -155,7 +214,8 @@ def play_cmd(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
     bots: Annotated[
-        str | None, typer.Option("--bots", help="Bots play every side: heuristic (default) or random.")
+        Policy | None,
+        typer.Option("--bots", help="Bots play every side; `--bots` alone means heuristic."),
     ] = None,
     headless: Annotated[
         bool, typer.Option("--headless", help="No window: play and print the result.")
@@ -170,11 +230,25 @@ def play_cmd(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")
     ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="With --headless: print the result as one JSON object.")
+    ] = False,
 ) -> None:
     """Play a game: the window by default, or a headless bot game with --headless."""
     from skirmish.cli.play_cmds import play
 
-    play(scenario, troupe or [], seed, bots, headless, turns, replay_out, screenshot, option or [])
+    play(
+        scenario,
+        troupe or [],
+        seed,
+        bots.value if bots is not None else None,
+        headless,
+        turns,
+        replay_out,
+        screenshot,
+        option or [],
+        json_out,
+    )
 
 
 @app.command("replay")
@@ -187,11 +261,14 @@ def replay_cmd(
     screenshot: Annotated[
         str | None, typer.Option("--screenshot", help="Save the final board as a PNG.")
     ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="With --verify: print the verdict as one JSON object.")
+    ] = False,
 ) -> None:
     """View a replay (step forward and back), or verify that it re-simulates exactly."""
     from skirmish.cli.play_cmds import replay
 
-    replay(file, verify, headless, screenshot)
+    replay(file, verify, headless, screenshot, json_out)
 
 
 @app.command("board")
@@ -221,7 +298,9 @@ def test_troupes_cmd(
     workers: Annotated[
         str | None, typer.Option("--workers", help="Worker processes (default: the cores).")
     ] = None,
-    executor: Annotated[str, typer.Option("--executor", help="local (processes) or dask.")] = "local",
+    executor: Annotated[
+        Executor, typer.Option("--executor", help="local (processes) or dask.")
+    ] = Executor.local,
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Dask scheduler address (default: a local cluster).")
     ] = None,
@@ -244,11 +323,17 @@ def test_troupes_cmd(
     ] = None,
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
-    bots: Annotated[
-        str, typer.Option("--bots", help="Bot policy for every seat: heuristic or random.")
-    ] = "heuristic",
+    bots: Annotated[Policy, typer.Option("--bots", help="Bot policy for every seat.")] = Policy.heuristic,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="Results file (JSONL) kept as the run goes; if it holds an interrupted run of the "
+            "same command, only the games it lacks are played.",
+        ),
     ] = None,
 ) -> None:
     """Troupe testing: N bot games of A v B, sides swapped every other game, with honest statistics."""
@@ -260,7 +345,7 @@ def test_troupes_cmd(
         games,
         seed,
         workers,
-        executor,
+        executor.value,
         scheduler,
         json_out,
         csv_out,
@@ -271,17 +356,20 @@ def test_troupes_cmd(
         batch,
         turns,
         option or [],
-        bots,
+        bots.value,
         save_replays,
+        resume,
     )
 
 
 @app.command("campaign")
 def campaign_cmd(
     action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
-    file: Annotated[str | None, typer.Option("--file", help="Save file (skirmish-campaign.json).")] = None,
+    file: Annotated[
+        str | None, typer.Option("--file", help="Save file (default: campaign.json in the data folder).")
+    ] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
-    bots: Annotated[str | None, typer.Option("--bots", help="Heroes played by: heuristic|random.")] = None,
+    bots: Annotated[Policy | None, typer.Option("--bots", help="Heroes played by this bot policy.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
@@ -289,7 +377,7 @@ def campaign_cmd(
     """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
-    run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+    run_campaign(action, file, campaign, bots.value if bots is not None else None, seed, headless, replay_out)
 
 
 def _bots_flag(argv: list[str]) -> list[str]:
@@ -341,6 +429,8 @@ def _click_error(exc: Exception) -> None:
         ctx = getattr(exc, "ctx", None)
         print(ctx.get_help() if ctx is not None else str(exc))
         raise SystemExit(0) from None
+    if "BadParameter" in names and _choice_problem(exc):
+        return
     if "UsageError" in names or "BadParameter" in names:
         ctx = getattr(exc, "ctx", None)
         path = ctx.command_path.removeprefix("skirmish").strip() if ctx is not None else ""
@@ -351,6 +441,26 @@ def _click_error(exc: Exception) -> None:
     if "Abort" in names:
         fail("aborted", code=130)
     raise exc
+
+
+def _choice_problem(exc: Exception) -> bool:
+    """A value outside an Enum's choices, said the project's way: `--bots x: unknown policy (choose
+    heuristic, random)`, exit 2. Read from click's message (`'x' is not one of 'a', 'b'`), which
+    every supported typer/click version words alike."""
+    import re
+
+    m = re.search(r"'([^']*)' is not one of (.+?)\.?$", exc.format_message())  # type: ignore[attr-defined]
+    param = getattr(exc, "param", None)
+    if m is None or param is None:
+        return False
+    opts = getattr(param, "opts", None) or []
+    if getattr(param, "param_type_name", "") == "option" and opts:
+        flag = max(opts, key=len)
+    else:
+        flag = str(getattr(param, "metavar", None) or getattr(param, "name", "") or "").upper() or "KIND"
+    names = ", ".join(re.findall(r"'(.*?)'", m.group(2)))
+    fail(f"{flag} {m.group(1)}: unknown {CHOICE_WORDS.get(flag, 'value')} (choose {names})", code=2)
+    return True
 
 
 def _run(argv: list[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -9,8 +10,9 @@ from skirmish.cli.errors import UsageProblem, output_path, write_output, write_r
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
+from skirmish.data.scenario import BOT_POLICIES
 
-POLICIES = ("heuristic", "random")
+POLICIES = BOT_POLICIES
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
@@ -141,16 +143,55 @@ def deployment_problem(scenario, source: str, exc: ValueError) -> DataError:
 
 def new_game(scenario, troupes: list, source: str, **kwargs):
     """A `Game`, with a deployment zone too small for its troupe reported as bad input (exit 2)."""
+    from skirmish.data.loader import game_size_problems
     from skirmish.engine.game import Game
 
+    too_big = game_size_problems(troupes, source)
+    if too_big:
+        raise DataError(too_big)
     try:
         return Game(scenario, troupes, **kwargs)
-    except DataError:
-        raise
+    except DataError as exc:
+        # The scenario rules name problems of `special.*` by the scenario's name: name its file.
+        raise DataError(
+            [Problem(source if p.file == scenario.name else p.file, p.field, p.message) for p in exc.problems]
+        ) from None
     except ValueError as exc:
         if "deployment zone" not in str(exc):
             raise
         raise deployment_problem(scenario, source, exc) from None
+
+
+def result_json(game, written: dict[str, str | None] | None = None) -> dict:
+    """A finished (or stopped) game as one JSON object: `play --headless --json` (docs/json.md)."""
+    r = game.result()
+    s = game.state
+    out = {
+        "scenario": game.scenario.name,
+        "title": game.scenario.title,
+        "seed": game.seed,
+        "over": r["over"],
+        "draw": s.winning_team is None,
+        "winners": r["winners"],
+        "reason": r["reason"],
+        "turns": r["turns"],
+        "battle_points": r["battle_points"],
+        "battle_points_per_turn": r["battle_points_per_turn"],
+        "kos": r["kos"],
+        "models_left": r["models_left"],
+        "actions": len(game.history),
+        "final_hash": game.hash(),
+    }
+    out.update(written or {})
+    return out
+
+
+def said_written(what: str, path: str | os.PathLike[str], json_out: bool = False) -> str:
+    """Say where a file was written (absolute, so a relative name or a default folder is plain);
+    on stderr when stdout carries JSON."""
+    full = os.path.abspath(path)
+    print(f"{what} written to {full}", file=sys.stderr if json_out else sys.stdout)
+    return full
 
 
 def print_result(game) -> None:
@@ -182,6 +223,7 @@ def play(
     replay_out: str | None,
     screenshot: str | None,
     option_args: list[str],
+    json_out: bool = False,
 ) -> None:
     from skirmish.bots.runner import play_out, seat_bots
 
@@ -201,6 +243,8 @@ def play(
             file=sys.stderr,
         )
         headless = True
+    if json_out and not headless:
+        raise UsageProblem("--json: only with --headless (a window game prints nothing)")
     if not headless:
         from skirmish.ui.app import run_play
 
@@ -211,13 +255,17 @@ def play(
     policies = [bots or side.bot or "heuristic" for side in scenario.sides]
     game = new_game(scenario, troupes, source, seed=seed, options=options, bots=policies)
     play_out(game, seat_bots(game, policies))
-    print_result(game)
+    if not json_out:
+        print_result(game)
+    written: dict[str, str | None] = {"replay": None, "screenshot": None}
     if replay_out:
         save_replay(game, replay_out, "--replay")
-        print(f"Replay written to {replay_out}")
+        written["replay"] = said_written("Replay", replay_out, json_out)
     if screenshot:
         save_screenshot(game, screenshot)
-        print(f"Screenshot written to {screenshot}")
+        written["screenshot"] = said_written("Screenshot", screenshot, json_out)
+    if json_out:
+        print(json.dumps(result_json(game, written), indent=2, ensure_ascii=False))
 
 
 def save_replay(game, path: str, flag: str) -> None:
@@ -234,23 +282,29 @@ def save_screenshot(game, path: str, flag: str = "--screenshot") -> None:
     write_rendered(path, flag, lambda tmp: save_game_png(game, tmp))
 
 
-def replay(file: str, verify: bool, headless: bool, screenshot: str | None) -> None:
+def replay(file: str, verify: bool, headless: bool, screenshot: str | None, json_out: bool = False) -> None:
     from skirmish.engine.replay import load_replay, verify_problems
 
     if not file.strip():
         raise UsageProblem("FILE: the replay path is empty; give a replay file")
+    if json_out and not verify:
+        raise UsageProblem("--json: only with --verify")
     if screenshot is not None:
         output_path(screenshot, "--screenshot", ".png")
+    if verify and json_out:
+        _verify_json(file, screenshot)
+        return
     rep = load_replay(file)
     if verify:
         problems = verify_problems(rep)
         if problems:
             raise DataError(problems)
-        recorded = rep.final_hash or ""
-        print(f"{file}: verified — {len(rep.actions)} actions reach the recorded state {recorded[:16]}…")
+        recorded = (rep.final_hash or "")[:16]
+        checked = "digest and " if rep.digest is not None else ""
+        print(f"{file}: verified — {checked}{len(rep.actions)} actions reach the recorded state {recorded}…")
         if screenshot:
             save_screenshot(play_replay(rep, record_log=False), screenshot)
-            print(f"Screenshot written to {screenshot}")
+            said_written("Screenshot", screenshot)
         return
     if headless or not has_display():
         game = play_replay(rep)
@@ -259,11 +313,35 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None) -> N
         print_result(game)
         if screenshot:
             save_screenshot(game, screenshot)
-            print(f"Screenshot written to {screenshot}")
+            said_written("Screenshot", screenshot)
         return
     from skirmish.ui.app import run_replay
 
     run_replay(rep, screenshot=screenshot)
+
+
+def _verify_json(file: str, screenshot: str | None) -> None:
+    """`replay --verify --json`: the verdict as one object on stdout, whatever it is; exit 2 when the
+    replay does not verify (its problems also on stderr, one a line)."""
+    from skirmish.engine.replay import load_replay, verify_problems
+
+    out: dict = {"file": file, "ok": False, "version": None, "digest": False, "actions": None}
+    out |= {"final_hash": None, "problems": []}
+    try:
+        rep = load_replay(file)
+        out |= {"version": rep.version, "digest": rep.digest is not None, "actions": len(rep.actions)}
+        out["final_hash"] = rep.final_hash
+        problems = verify_problems(rep)
+    except DataError as exc:
+        problems = list(exc.problems)
+    out["ok"] = not problems
+    out["problems"] = [{"file": p.file, "field": p.field, "message": p.message} for p in problems]
+    if not problems and screenshot:
+        save_screenshot(play_replay(rep, record_log=False), screenshot)
+        out["screenshot"] = said_written("Screenshot", screenshot, json_out=True)
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+    if problems:
+        raise DataError(problems)
 
 
 def play_replay(rep, record_log: bool = True):

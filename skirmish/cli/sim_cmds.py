@@ -7,20 +7,24 @@ written next to it), shows a progress bar on a terminal and prints the table, JS
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from skirmish.cli.errors import UsageProblem, nonempty, output_path, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.scenario import BOT_POLICIES
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 512
 MAX_ROUND_ROBIN = 16
-POLICIES = ("heuristic", "random")
+POLICIES = BOT_POLICIES
 
 
 def _check_flags(
@@ -159,9 +163,23 @@ CSV_COLUMNS = [
 ]
 
 
-def _open_csv(path: str) -> IO[str]:
+@contextlib.contextmanager
+def _csv_target(path: str) -> Iterator[IO[str]]:
+    """The CSV as a text stream into a temporary file, renamed over `path` when the run ends well.
+
+    An existing CSV is kept whole until then, and a killed run leaves it untouched (its temporary
+    file is removed by the next write to `path`); every write failure is exit 2 naming `--csv`.
+    """
+    from skirmish.data.atomic import atomic_output
+
     try:
-        return open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115 - closed by the caller
+        with atomic_output(path) as raw:
+            text = io.TextIOWrapper(raw, encoding="utf-8", newline="", write_through=False)
+            try:
+                yield text
+                text.flush()
+            finally:
+                text.detach()
     except OSError as exc:
         raise UsageProblem(f"--csv {path}: cannot write the file ({exc.strerror or exc})") from None
 
@@ -209,6 +227,82 @@ class _CsvSink:
                 self.plan.command(r.matchup, r.index),
             ]
         )
+
+
+class _ReplaySink:
+    """Writes each game's replay, sent back with its record, into the `--save-replays` folder.
+
+    Written here on the client, never by the workers: on a cluster their disks are not the user's.
+    """
+
+    def __init__(self, folder: str) -> None:
+        from skirmish.data.atomic import clean_stale_temporaries
+
+        self.folder = Path(folder)
+        clean_stale_temporaries(folder=self.folder)  # once for the folder, not once per replay
+
+    def __call__(self, r: Any) -> None:
+        from skirmish.data.atomic import write_atomic
+
+        if r.replay is None:  # a game resumed from the results file: its replay was written then
+            return
+        name = r.replay_name()
+        try:
+            write_atomic(self.folder / name, r.replay, clean=False)
+        except OSError as exc:
+            raise UsageProblem(
+                f"--save-replays {self.folder}: cannot write {name} ({exc.strerror or exc})"
+            ) from None
+        r.replay = None  # the text is on disk: do not keep it in memory
+
+
+def _fan_out(sinks: list[Any]) -> Any:
+    if not sinks:
+        return None
+
+    def each(r: Any) -> None:
+        for sink in sinks:
+            sink(r)
+
+    return each
+
+
+class _Results:
+    """The `--resume` results file: the whole batches it already holds, and appending new ones."""
+
+    def __init__(self, path: str, writer: Any, resumed: list[Any]) -> None:
+        self.path = path
+        self.writer = writer
+        self.resumed = resumed
+
+    def batch(self, records: list[Any]) -> None:
+        try:
+            self.writer.batch(records)
+        except OSError as exc:
+            why = exc.strerror or exc
+            raise UsageProblem(f"--resume {self.path}: cannot write the file ({why})") from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.writer.close()
+
+
+def _open_results(path: str, plan: Any, games: int, size: int, identity: dict[str, Any]) -> _Results:
+    from skirmish.sim.journal import ResultsWriter, read_results, run_identity
+
+    digest, about = run_identity(plan, games, size, identity)
+    p = Path(path)
+    resumed: list[Any] = []
+    at: int | None = None
+    if p.exists() and p.stat().st_size > 0:
+        found = read_results(p, digest)
+        if found.end > 0:
+            resumed, at = found.records, found.end
+    try:
+        writer = ResultsWriter(p, digest, about, at)
+    except OSError as exc:
+        raise UsageProblem(f"--resume {path}: cannot write the file ({exc.strerror or exc})") from None
+    return _Results(path, writer, resumed)
 
 
 class _Bar:
@@ -278,6 +372,7 @@ def run_test_troupes(
     option_args: list[str],
     bots: str,
     save_replays: str | None,
+    resume: str | None = None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
     workers = _parse_workers(workers_arg)
@@ -292,7 +387,7 @@ def run_test_troupes(
         round_robin,
         stop_width,
         batch,
-        {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays},
+        {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays, "--resume": resume},
         bots,
     )
     if plot_out is not None:
@@ -338,32 +433,35 @@ def run_test_troupes(
     n_workers = workers if workers is not None else default_workers()
     size = batch if batch is not None else default_batch_size(games)
     label = "Round robin" if round_robin else f"{loaded[0].title} v {loaded[1].title}"
-    csv_fh = _open_csv(csv_out) if csv_out else None
-    try:
-        sink = _CsvSink(csv_fh, plan, csv_out or "") if csv_fh is not None else None
-        with make_executor(executor, n_workers, scheduler) as ex, _Bar(games, label) as bar:
-            result = run(
-                plan,
-                games,
-                ex,
-                batch_size=size,
-                window=max(4, 3 * n_workers),
-                stop=width_rule(stop_width) if stop_width is not None else None,
-                paired=compare is not None,
-                on_record=sink,
-                on_progress=bar.update,
-            )
-    except ExecutorUnavailable as exc:
-        raise UsageProblem(str(exc)) from None
-    finally:
-        if csv_fh is not None:
-            try:
-                csv_fh.close()
-            except OSError as exc:
-                # Buffered rows that cannot be flushed (a full disk): bad output path, not a crash.
-                raise UsageProblem(
-                    f"--csv {csv_out}: cannot write the file ({exc.strerror or exc})"
-                ) from None
+    identity = {"compare": compare, "round_robin": round_robin, "stop_width": stop_width}
+    with contextlib.ExitStack() as stack:
+        results = _open_results(resume, plan, games, size, identity) if resume else None
+        resumed: list[Any] = []
+        if results is not None:
+            stack.callback(results.close)
+            resumed = results.resumed
+        sinks: list[Any] = []
+        if csv_out:
+            sinks.append(_CsvSink(stack.enter_context(_csv_target(csv_out)), plan, csv_out))
+        if save_replays is not None:
+            sinks.append(_ReplaySink(save_replays))
+        try:
+            with make_executor(executor, n_workers, scheduler) as ex, _Bar(games, label) as bar:
+                result = run(
+                    plan,
+                    games,
+                    ex,
+                    batch_size=size,
+                    window=max(4, 3 * n_workers),
+                    stop=width_rule(stop_width) if stop_width is not None else None,
+                    paired=compare is not None,
+                    on_record=_fan_out(sinks),
+                    on_progress=bar.update,
+                    on_batch=results.batch if results is not None else None,
+                    resumed=resumed,
+                )
+        except ExecutorUnavailable as exc:
+            raise UsageProblem(str(exc)) from None
     meta = {
         "scenario": scenario.name,
         "seed": seed,
@@ -671,15 +769,15 @@ def odds_table(a_arg: str, b_arg: str, json_out: bool) -> None:
     mt.add_column("B model")
     mt.add_column("open", justify="right")
     mt.add_column("B in cover", justify="right")
-    for r in melees:
+    for mr in melees:
         mt.add_row(
-            r.attacker,
-            r.defender,
+            mr.attacker,
+            mr.defender,
             *(
                 " / ".join(
                     pct(x) for x in (o.attacker_hits, o.defender_hits, o.defender_wounded, o.attacker_wounded)
                 )
-                for o in r.odds
+                for o in mr.odds
             ),
         )
     console.print(mt)

@@ -11,9 +11,10 @@ import functools
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from skirmish.data.base import Name, Save, Strict, Text, Title
+from skirmish.data.base import Name, Save, Strict, Text, Title, field_error
+from skirmish.data.effects import effect_problem, param_problems
 
 
 class Armour(Strict):
@@ -89,8 +90,29 @@ class Ability(Strict):
     element: str | None = Field(default=None, description="Bending element, for R-X1/R-X2.")
     range: float | None = Field(default=None, gt=0, le=72, description="Range in inches, if any.")
     params: dict[str, float | int | bool | str] = Field(
-        default_factory=dict, description="Effect parameters, e.g. `damage`, `distance`, `heal`."
+        default_factory=dict,
+        description="Effect parameters, e.g. `damage`, `distance`, `amount` (see `docs/troupes.md`).",
     )
+
+    @field_validator("effect")
+    @classmethod
+    def _known_effect(cls, effect: str) -> str:
+        why = effect_problem(effect)
+        if why is not None:
+            raise ValueError(why)
+        return effect
+
+    @model_validator(mode="after")
+    def _params_fit_effect(self) -> Ability:
+        # Typed, finite and bounded for the effect that reads them: `range = -7` or `damage = nan`
+        # would otherwise reach the rules mid-game.
+        found = param_problems(self.effect, dict(self.params))
+        if len(found) == 1:
+            key, why = found[0]
+            raise field_error(f"params.{key}", why)
+        if found:
+            raise field_error("params", "; ".join(f"{key}: {why}" for key, why in found))
+        return self
 
 
 class Armoury(Strict):

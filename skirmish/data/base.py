@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 
 Name = Annotated[
     str,
@@ -27,3 +28,16 @@ class Strict(BaseModel):
 
 
 Save = Annotated[int, Field(ge=2, le=6, description="The D6 score needed to save, e.g. 5 for 5+.")]
+
+
+FIELD_ERROR = "skirmish_field"
+"""The pydantic error type of `field_error`: the loader appends the error's `field` to its location."""
+
+
+def field_error(field: str, message: str) -> PydanticCustomError:
+    """A model-level check's error that names the field it is about (`models[2].profile.name`).
+
+    A `model_validator` error is located at the model itself; raising this instead lets the loader
+    report the exact field inside it, so a problem still names the file and the field.
+    """
+    return PydanticCustomError(FIELD_ERROR, "{message}", {"field": field, "message": message})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from importlib import resources
 from pathlib import Path
@@ -23,7 +24,34 @@ def content_root() -> Path:
     env = os.environ.get("SKIRMISH_CONTENT")
     if env:
         return Path(env)
-    return Path(str(resources.files("skirmish.content")))
+    root = resources.files("skirmish.content")
+    if isinstance(root, Path) or Path(str(root)).is_dir():
+        return Path(str(root))
+    return _unpacked(str(root))
+
+
+@functools.cache
+def _unpacked(where: str) -> Path:
+    """The shipped content copied out of a zipped install (a wheel or zip on `sys.path`), once per
+    process: the loaders and `glob` need real files. Removed again when the process ends."""
+    import atexit
+    import shutil
+    import tempfile
+    from importlib.resources.abc import Traversable
+
+    target = Path(tempfile.mkdtemp(prefix="skirmish-content-"))
+    atexit.register(shutil.rmtree, target, ignore_errors=True)
+
+    def copy(node: Traversable, dest: Path) -> None:
+        for child in node.iterdir():
+            if child.is_dir():
+                (dest / child.name).mkdir()
+                copy(child, dest / child.name)
+            elif child.name.endswith(".toml"):
+                (dest / child.name).write_bytes(child.read_bytes())
+
+    copy(resources.files("skirmish.content"), target)
+    return target
 
 
 def _folder(kind: str) -> Path:
@@ -36,6 +64,26 @@ def shipped(kind: str) -> list[Path]:
     return sorted(folder.glob("*.toml")) if folder.is_dir() else []
 
 
+def user_files(kind: str) -> list[Path]:
+    """The user's own files of `kind` in the per-user data folder (`skirmish list` shows them after
+    the shipped ones), sorted by name; a name a shipped file already has is left out, so a user file
+    can never change what a shipped name means (golden replays, scenario defaults)."""
+    from skirmish.data.userdirs import user_content
+
+    folder = user_content(kind)
+    if not folder.is_dir():
+        return []
+    taken = {p.stem for p in shipped(kind)}
+    return [p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file()]
+
+
+def searched(kind: str) -> list[Path]:
+    """The folders a name of `kind` is looked up in, in order (for messages)."""
+    from skirmish.data.userdirs import user_content
+
+    return [_folder(kind), user_content(kind)]
+
+
 def resolve(kind: str, name_or_path: str) -> Path:
     """A shipped name (`team_avatar`) or a path to a file; `DataError` if neither exists."""
     p = Path(name_or_path)
@@ -46,9 +94,12 @@ def resolve(kind: str, name_or_path: str) -> Path:
     candidate = _folder(kind) / f"{name_or_path}.toml"
     if candidate.is_file():
         return candidate
+    for mine in user_files(kind):
+        if mine.stem == name_or_path:
+            return mine
     if p.exists():
         return p
-    names = ", ".join(f.stem for f in shipped(kind))
+    names = ", ".join(f.stem for f in [*shipped(kind), *user_files(kind)])
     singular = kind.rstrip("s")
     raise DataError([Problem(name_or_path, "", f"no {singular} of that name (known: {names})")])
 

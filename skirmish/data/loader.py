@@ -13,6 +13,7 @@ import math
 import os
 import stat
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -21,7 +22,9 @@ import shapely
 from pydantic import BaseModel, ValidationError
 
 from skirmish.data.armoury import Armoury
+from skirmish.data.base import FIELD_ERROR
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.limits import MAX_JSON_NESTING, MAX_MODELS_PER_GAME, check_json_text, check_toml_text
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
 
@@ -32,46 +35,103 @@ M = TypeVar("M", bound=BaseModel)
 Kind = Literal["troupe", "scenario"]
 
 
-def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files") -> str:
-    """The file's text, or `DataError` if it is missing, a directory, too large or not UTF-8 text.
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
-    Pipes and FIFOs (`<(cat file)`, `/dev/stdin`) are read too: their size is unknown up front, so
-    at most `limit + 1` bytes are read and a longer stream is refused. A leading UTF-8 byte-order
-    mark (Windows editors add one) is dropped, since TOML and JSON parsers reject it.
+
+def _not_regular(st: os.stat_result) -> str | None:
+    """What a non-regular file is (`a FIFO (named pipe)`), or None for a regular file."""
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "a directory"
+    return next((what for test, what in _KINDS if test(st.st_mode)), "not a regular file")
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files") -> str:
+    """The file's text, or `DataError` if it is missing, not a regular file, too large or not UTF-8 text.
+
+    Only regular files are read: a FIFO, device or socket (also behind a symlink) could block
+    `open()` forever or stream without end, so it is refused from `stat` before anything is
+    opened. The file is then opened without blocking and checked again on the open descriptor
+    (it may have been swapped in between), and at most `limit + 1` bytes are read. A leading
+    UTF-8 byte-order mark (Windows editors add one) is dropped, since TOML and JSON parsers reject it.
     """
     name = str(path)
+
+    def refuse(message: str) -> DataError:
+        return DataError([Problem(name, "", message)])
+
+    def check(st: os.stat_result) -> None:
+        kind = _not_regular(st)
+        if kind == "a directory":
+            raise refuse("is a directory, not a file")
+        if kind is not None:
+            raise refuse(f"is {kind}, not a regular file; save it to a file and give that")
+        if st.st_size > limit:
+            raise refuse(f"is {st.st_size:,} bytes; {what} are at most {limit:,} bytes")
+
     try:
-        with open(path, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if stat.S_ISREG(st.st_mode) and st.st_size > limit:
-                raise DataError(
-                    [Problem(name, "", f"is {st.st_size:,} bytes; {what} are at most {limit:,} bytes")]
-                )
-            raw = fh.read(limit + 1)
-    except IsADirectoryError:
-        raise DataError([Problem(name, "", "is a directory, not a file")]) from None
+        check(os.stat(path))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise DataError([Problem(name, "", f"cannot read the file ({exc.strerror or exc})")]) from None
+        raise refuse(f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        with open(fd, "rb", closefd=True) as fh:
+            check(os.fstat(fh.fileno()))
+            raw = fh.read(limit + 1)
+    except OSError as exc:
+        raise refuse(f"cannot read the file ({exc.strerror or exc})") from None
     if len(raw) > limit:
-        raise DataError(
-            [Problem(name, "", f"is more than {limit:,} bytes; {what} are at most {limit:,} bytes")]
-        )
+        raise refuse(f"is more than {limit:,} bytes; {what} are at most {limit:,} bytes")
     if b"\x00" in raw:
-        raise DataError([Problem(name, "", "is binary, not a text file")])
+        raise refuse("is binary, not a text file")
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise DataError([Problem(name, "", f"is not UTF-8 text (byte {exc.start})")]) from None
+        raise refuse(f"is not UTF-8 text (byte {exc.start})") from None
 
 
 def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """The TOML text as a dict, or `DataError`: too many keys, too deep, or not valid TOML.
+
+    The key count and nesting are checked by a linear pre-scan first: `tomllib` takes quadratic
+    time and memory in a dotted key's depth, so it must never see such a file.
+    """
+    check_toml_text(text, name)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError([Problem(name, "", f"is not valid TOML: {exc}")]) from None
     except RecursionError:
-        # tomllib parses nested arrays recursively: `[[[[...` thousands deep must not crash the command.
+        # Belt and braces: the pre-scan already bounds nesting far below Python's recursion limit.
         raise DataError([Problem(name, "", "is nested too deeply to be a data file")]) from None
+
+
+def parse_json(text: str, name: str, max_nesting: int = MAX_JSON_NESTING) -> Any:
+    """JSON text (replays, saves) parsed after a bounded-nesting pre-scan; `DataError` naming the file.
+
+    NaN and Infinity are refused (JSON has neither; Python's parser accepts them by default).
+    """
+    check_json_text(text, name, max_nesting=max_nesting)
+
+    def no_constant(value: str) -> Any:
+        raise ValueError(f"{value} is not a JSON number")
+
+    try:
+        return json.loads(text.removeprefix("\ufeff"), parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            [Problem(name, "", f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+        ) from None
+    except ValueError as exc:
+        raise DataError([Problem(name, "", f"is not valid JSON: {exc}")]) from None
+    except RecursionError:
+        raise DataError([Problem(name, "", "is nested too deeply")]) from None
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -88,13 +148,22 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
     problems = []
     for err in exc.errors(include_url=False):
         msg = err["msg"]
+        loc = tuple(err["loc"])
+        if err["type"] == FIELD_ERROR:
+            # A model-level check naming the field inside the model it is about (`models[2].profile.name`).
+            ctx = err.get("ctx") or {}
+            inner = str(ctx.get("field", ""))
+            where = field_path(loc)
+            path = where + ("" if not inner else inner if inner.startswith("[") or not where else "." + inner)
+            problems.append(Problem(name, path or "(top level)", str(ctx.get("message", msg))))
+            continue
         if err["type"] == "extra_forbidden":
             msg = "unknown key (not part of the format)"
         elif err["type"] == "missing":
             msg = "required field is missing"
         elif isinstance(err.get("input"), float) and not math.isfinite(err["input"]):
             msg = f"must be a finite number, not {err['input']}"
-        problems.append(Problem(name, field_path(tuple(err["loc"])) or "(top level)", msg))
+        problems.append(Problem(name, field_path(loc) or "(top level)", msg))
     return problems
 
 
@@ -163,7 +232,7 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
 def check_scenario_geometry(scenario: Scenario, name: str) -> list[Problem]:
     """Every polygon must be a simple shape with area (a self-crossing outline is refused)."""
     problems: list[Problem] = []
-    groups = [
+    groups: list[tuple[str, Sequence[Any]]] = [
         ("terrain", scenario.terrain),
         ("deployment", scenario.deployment),
         ("scoring.zones", scenario.scoring.zones),
@@ -229,3 +298,17 @@ def load_scenario(path: str | Path) -> Scenario:
     result = load_toml_file(path, "scenario")
     assert isinstance(result, Scenario)
     return result
+
+
+def game_size_problems(troupes: list[Troupe], name: str, field: str = "sides") -> list[Problem]:
+    """A game's models, all sides together, must stay within `MAX_MODELS_PER_GAME` (its cost grows
+    with the square of the models on the table); `name` and `field` say where the troupes came from."""
+    total = sum(t.model_count() for t in troupes)
+    if total <= MAX_MODELS_PER_GAME:
+        return []
+    counts = " + ".join(str(t.model_count()) for t in troupes)
+    return [
+        Problem(
+            name, field, f"{counts} = {total} models in one game; a game has at most {MAX_MODELS_PER_GAME}"
+        )
+    ]

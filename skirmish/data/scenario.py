@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, model_validator
 
-from skirmish.data.base import Name, Strict, Text, Title
+from skirmish.data.base import Name, Strict, Text, Title, field_error
+from skirmish.data.limits import MAX_TERRAIN_PIECES, MAX_TERRAIN_VERTICES, MAX_ZONE_VERTICES
 from skirmish.data.options import RuleOptions
 
 Point = Annotated[list[float], Field(min_length=2, max_length=2)]
@@ -69,6 +70,12 @@ class Scoring(Strict):
     )
 
 
+BotPolicy = Literal["heuristic", "random"]
+"""The bot policies a scenario side may name: `skirmish.bots.POLICIES` implements these (a test checks)."""
+
+BOT_POLICIES: tuple[str, ...] = get_args(BotPolicy)
+
+
 class Side(Strict):
     """A player's seat in the scenario: its default troupe and who drives it."""
 
@@ -77,7 +84,7 @@ class Side(Strict):
         default=-1, ge=-1, le=7, description="Sides with the same team are allies; -1: own team."
     )
     troupe: Name | None = Field(default=None, description="Default troupe name for this side.")
-    bot: str | None = Field(
+    bot: BotPolicy | None = Field(
         default=None, description="If set, the game drives this side with this bot policy."
     )
 
@@ -94,8 +101,8 @@ class Scenario(Strict):
     title: Title = Field(description="Name shown to players.")
     description: Text = Field(default="", description="What the scenario is about.")
     board: Board = Field(default_factory=Board, description="The table's size.")
-    terrain: Annotated[list[Terrain], Field(max_length=200)] = Field(
-        default_factory=list, description="Terrain pieces (R-B1)."
+    terrain: Annotated[list[Terrain], Field(max_length=MAX_TERRAIN_PIECES)] = Field(
+        default_factory=list, description=f"Terrain pieces (R-B1), at most {MAX_TERRAIN_PIECES}."
     )
     deployment: Annotated[list[Zone], Field(min_length=1, max_length=16)] = Field(
         description="Deployment zones, one or more per player."
@@ -111,6 +118,25 @@ class Scenario(Strict):
     special: dict[str, float | int | bool | str | list[str] | list[int]] = Field(
         default_factory=dict, description="Scenario-specific rule parameters (scalars, lists)."
     )
+
+    @model_validator(mode="after")
+    def _bounded_cost(self) -> Scenario:
+        # Paths, sight and cover grow with the outlines' vertices: 3,200 terrain vertices made one
+        # game take 10 s, 7,680 half a minute (see `skirmish.data.limits`).
+        vertices = sum(len(t.polygon) for t in self.terrain)
+        if vertices > MAX_TERRAIN_VERTICES:
+            raise field_error(
+                "terrain",
+                f"{vertices} polygon vertices in all; a scenario's terrain has at most "
+                f"{MAX_TERRAIN_VERTICES} (simplify the outlines)",
+            )
+        zones = sum(len(z.polygon) for z in [*self.deployment, *self.scoring.zones])
+        if zones > MAX_ZONE_VERTICES:
+            raise field_error(
+                "deployment",
+                f"{zones} polygon vertices in the deployment and scoring zones; at most {MAX_ZONE_VERTICES}",
+            )
+        return self
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:

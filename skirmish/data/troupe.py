@@ -8,7 +8,8 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from skirmish.data.armoury import Armoury
-from skirmish.data.base import Name, Strict, Text, Title
+from skirmish.data.base import Name, Strict, Text, Title, field_error
+from skirmish.data.limits import MAX_MODELS_PER_TROUPE
 
 
 class Element(StrEnum):
@@ -81,6 +82,12 @@ class TroupeEntry(Strict):
     profile: Profile = Field(description="The profile these models share.")
 
 
+def model_ids(entry: TroupeEntry) -> list[str]:
+    """The ids the engine gives the models of `entry` (without the seat prefix): `name` or `name_1`..."""
+    name = entry.profile.name
+    return [name] if entry.count == 1 else [f"{name}_{k + 1}" for k in range(entry.count)]
+
+
 class Troupe(Strict):
     """A troupe file: a player's models, with any troupe-specific armoury items."""
 
@@ -99,12 +106,29 @@ class Troupe(Strict):
     armoury: Armoury = Field(default_factory=Armoury, description="Troupe-specific armoury items.")
 
     @model_validator(mode="after")
-    def _unique_model_names(self) -> Troupe:
-        seen: set[str] = set()
-        for entry in self.models:
-            if entry.profile.name in seen:
-                raise ValueError(f"model name `{entry.profile.name}` is used twice")
-            seen.add(entry.profile.name)
+    def _unique_model_ids(self) -> Troupe:
+        # The engine names models `name`, or `name_1`, `name_2`... when a profile has a count: two
+        # models with one id would be one model to every action and log line.
+        names: dict[str, int] = {}
+        owner: dict[str, int] = {}
+        for i, entry in enumerate(self.models):
+            name = entry.profile.name
+            if name in names:
+                raise field_error(f"models[{i}].profile.name", f"model name `{name}` is used twice")
+            names[name] = i
+            for model_id in model_ids(entry):
+                j = owner.setdefault(model_id, i)
+                if j != i:
+                    raise field_error(
+                        f"models[{i}].profile.name",
+                        f"model id `{model_id}` is used twice (models[{j}] and models[{i}], counts "
+                        f"expanded as `name_1`, `name_2`...); rename one",
+                    )
+        total = self.model_count()
+        if total > MAX_MODELS_PER_TROUPE:
+            raise field_error(
+                "models", f"{total} models after counts; a troupe has at most {MAX_MODELS_PER_TROUPE}"
+            )
         return self
 
     def total_points(self) -> int:

@@ -120,8 +120,8 @@ def _wall_point(game: Game, m: ModelState, a: Ability) -> tuple[float, float] | 
     return (float(p[0]), float(p[1]))
 
 
-def candidates(game: Game, player: int) -> list[Action]:
-    out: list[Action] = []
+def candidates(game: Game, player: int) -> list[UseAbility]:
+    out: list[UseAbility] = []
     for m in game.player_models(player):
         for a in abilities_of(m, game.armoury(m)):
             if not _usable(game, m, a):
@@ -179,7 +179,7 @@ def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]
     minx, miny, maxx, maxy = poly.bounds
     if minx < 0 or miny < 0 or maxx > game.scenario.board.width or maxy > game.scenario.board.height:
         return "the wall must stand on the table"
-    dist = shapely.distance(poly, shapely.points(s.xy))
+    dist = np.asarray(shapely.distance(poly, shapely.points(s.xy)))
     for o in s.models:
         if o.on_table and dist[o.index] < s.radii[o.index]:
             return f"the wall would land on {o.name}"
@@ -273,17 +273,17 @@ def do_use(game: Game, action: UseAbility) -> None:
     elif a.effect == "buff":
         stat, amount = str(a.params.get("stat", "combat")), int(a.params.get("amount", 1))
         rng = _range(a, 0.0)
-        got = [
+        buffed = [
             t
             for t in s.models
             if t.active and not game.enemies(m, t) and (t is m or game.distance(m, t) <= rng)
         ]
-        for t in got:
+        for t in buffed:
             t.buffs[stat] = t.buffs.get(stat, 0) + amount
         game.emit(
             "ability",
-            f"{m.name} uses {a.title}: +{amount} {stat} this turn for " + ", ".join(t.name for t in got),
-            tuple(t.id for t in got),
+            f"{m.name} uses {a.title}: +{amount} {stat} this turn for " + ", ".join(t.name for t in buffed),
+            tuple(t.id for t in buffed),
         )
     elif a.effect == "wall":
         assert action.at is not None

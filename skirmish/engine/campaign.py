@@ -22,6 +22,7 @@ from pydantic import Field, model_validator
 from skirmish.data.base import Name, Strict, Text, Title
 from skirmish.data.catalogue import content_root, find_scenario, find_troupe
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.limits import check_json_text
 from skirmish.data.loader import parse_toml, read_text, troupe_armoury, validate_model
 from skirmish.data.scenario import Scenario, Victory
 from skirmish.data.troupe import Troupe
@@ -29,8 +30,8 @@ from skirmish.engine.replay import write_atomic
 from skirmish.engine.scenarios_pursuit import PURSUIT_KEYS, parse_config
 from skirmish.rules.dice import derive_seed
 
-SAVE_FORMAT = "skirmish-campaign"
-SAVE_VERSION = 1
+SAVE_FORMAT: Literal["skirmish-campaign"] = "skirmish-campaign"
+SAVE_VERSION: Literal[1] = 1
 DEFAULT_CAMPAIGN = "aangs_destiny"
 STATS = ("hp", "ap", "move", "ranged", "dodge", "combat", "perception")
 OVERRIDABLE = PURSUIT_KEYS - {"campaign", "chapter"}
@@ -246,6 +247,7 @@ def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
         return new_save(camp)
     name = str(p)
     text = read_text(p)
+    check_json_text(text, name)  # bounded nesting: json.loads and pydantic recurse once per level
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

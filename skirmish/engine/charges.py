@@ -112,6 +112,7 @@ def do_charge(game: Game, action: Charge) -> None:
         return
     # A failed charge: the full charge distance toward the target, never into contact.
     s = game.state
+    path: np.ndarray | None
     if found is not None:
         # The charge path itself, cut at the charge distance: it stops short of contact by construction.
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from skirmish.engine.actions import Action, Deploy
 from skirmish.engine.errors import IllegalAction
@@ -18,12 +19,12 @@ SPACING = 0.4
 """Gap in inches between auto-deployed bases, so no two start in contact."""
 
 
-def _zone(game: Game, player: int) -> shapely.Geometry:
+def _zone(game: Game, player: int) -> BaseGeometry:
     zones = [shapely.Polygon(z.polygon) for z in game.scenario.deployment if z.player == player]
     return shapely.union_all(zones)
 
 
-def _blocked(game: Game) -> shapely.Geometry:
+def _blocked(game: Game) -> BaseGeometry:
     pieces = [shapely.Polygon(t.polygon) for t in game.table.pieces if t.impassable]
     return shapely.union_all(pieces) if pieces else shapely.Polygon()
 
@@ -32,7 +33,7 @@ EDGE_GAP = 1e-6
 """The grid starts this far inside the usable area: a point exactly on its boundary is not inside it."""
 
 
-def _grid(zone: shapely.Geometry, blocked: shapely.Geometry, r: float) -> np.ndarray:
+def _grid(zone: BaseGeometry, blocked: BaseGeometry, r: float) -> np.ndarray:
     """Candidate centres for a base of radius `r` wholly inside `zone` and clear of impassable terrain,
     nearest the zone's centre first (ties west to east), so the same zone always fills alike.
 

@@ -413,8 +413,8 @@ class Game:
             # (the UI's selection, a test) stays the one in the game after a refusal or an undo.
             for obj, old in zip(live.models, saved.models, strict=True):
                 obj.__dict__.update(old.__dict__)
-            for obj, old in zip(live.players, saved.players, strict=True):
-                obj.__dict__.update(old.__dict__)
+            for pobj, pold in zip(live.players, saved.players, strict=True):
+                pobj.__dict__.update(pold.__dict__)
             models, players = live.models, live.players
             live.__dict__.update(saved.__dict__)
             live.models, live.players = models, players

@@ -31,7 +31,7 @@ DEPLOY = _step("deploy", "deploy", "Deployment", "Deploy")
 TURN: tuple[StepSpec, ...] = (
     _step("ap_roll", "move", "Ability Point bonus roll"),
     _step("movement", "move", "Standard movement", "Move", "UseAbility"),
-    _step("take_cover", "move", "Taking Cover", "TakeCover"),
+    _step("take_cover", "move", "Taking Cover", "TakeCover", "UseAbility"),
     _step("shooting", "combat", "Projectiles and ranged combat", "Shoot", "UseAbility"),
     _step("ranged_casualties", "combat", "Removal of ranged casualties"),
     _step("charges", "combat", "Charges", "Charge", "UseAbility"),

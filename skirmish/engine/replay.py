@@ -3,22 +3,26 @@
 A replay holds the scenario, the troupes, the rule options, the seed and the ordered actions
 (design principle 6). Re-applying the actions must reach the recorded state hash. Files are
 written atomically (temporary file, then rename) so a crash never leaves half a save.
+
+The file is a strict pydantic model (`ReplayFile`, `skirmish schema replay`) read with the same
+strictness as the TOML files: no string where a number belongs, no unknown or duplicate keys, no
+NaN. Version 2 adds a `digest`: SHA-256 of each input part and of the recorded result, so
+`--verify` names what was edited (docs/replays.md: accidental damage and casual edits, not a
+signature). Version 1 files (the golden replays) are still read; they carry no digest.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
+import hashlib
 import json
-import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, StringConstraints, ValidationError
 
+from skirmish.data.atomic import write_atomic
+from skirmish.data.base import Strict
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.loader import check_scenario_geometry, check_troupe_references, validation_problems
 from skirmish.data.options import RuleOptions
@@ -29,8 +33,40 @@ from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
 
 FORMAT = "skirmish-replay"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Version 1: no digest (the golden replays); version 2: with `digest`. Both re-simulate alike."""
 MAX_REPLAY_BYTES = 64_000_000
+DIGEST_PARTS = ("format", "scenario", "troupes", "options", "seed", "bots", "actions")
+"""The inputs a replay's digest covers, each hashed on its own so a mismatch can be named."""
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class ReplayDigest(Strict):
+    """SHA-256 of each input part (canonical JSON), of all of them together, and of the result."""
+
+    algorithm: Literal["sha256"] = "sha256"
+    parts: dict[str, Hex64] = Field(description="One digest per input part: " + ", ".join(DIGEST_PARTS))
+    inputs: Hex64 = Field(description="Digest of the part digests, in DIGEST_PARTS order.")
+    result: Hex64 = Field(description="Digest of the recorded `result` and `final_hash`.")
+
+
+class ReplayFile(Strict):
+    """A replay or save file (`skirmish replay`, `--replay`, golden tests), checked strictly."""
+
+    format: Literal["skirmish-replay"]
+    version: int = Field(description="1 (no digest) or 2.")
+    status: Literal["finished", "in_progress"] = "finished"
+    seed: int = Field(ge=0)
+    bots: list[Annotated[str, StringConstraints(max_length=64)] | None] = Field(default_factory=list)
+    options: RuleOptions = Field(default_factory=RuleOptions)
+    scenario: Scenario
+    troupes: list[Troupe] = Field(min_length=1)
+    actions: list[dict[str, Any]] = Field(description="The actions in order, as `Action.to_json()`.")
+    final_hash: Hex64 | None = None
+    result: dict[str, Any] = Field(default_factory=dict)
+    digest: ReplayDigest | None = None
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -49,6 +85,8 @@ class Replay:
     final_hash: str | None = None
     result: dict[str, Any] = field(default_factory=dict)
     name: str = "<replay>"
+    digest: dict[str, Any] | None = None
+    version: int = VERSION
 
     def new_game(self, record_log: bool = True, transactional: bool = True) -> Game:
         return Game(
@@ -78,7 +116,7 @@ class Replay:
 
 def replay_of(game: Game) -> dict[str, Any]:
     """The game as a replay object (also the save format of a game in progress)."""
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "status": "finished" if game.over else "in_progress",
@@ -91,169 +129,149 @@ def replay_of(game: Game) -> dict[str, Any]:
         "final_hash": game.hash(),
         "result": game.result(),
     }
+    out["digest"] = digest_of(out)
+    return out
+
+
+def _sha(value: Any) -> str:
+    """SHA-256 of a value's canonical JSON (sorted keys, no spaces, no NaN): the same bytes on every
+    machine for the same value."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def digest_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The digest of a replay object (as `replay_of` builds it or as read and normalised)."""
+    parts = {
+        k: _sha([data.get("version"), data.get(k)] if k == "format" else data.get(k)) for k in DIGEST_PARTS
+    }
+    return {
+        "algorithm": "sha256",
+        "parts": parts,
+        "inputs": _sha([parts[k] for k in DIGEST_PARTS]),
+        "result": _sha({"result": data.get("result"), "final_hash": data.get("final_hash")}),
+    }
+
+
+def replay_object(rep: Replay) -> dict[str, Any]:
+    """A parsed replay as a replay object again, normalised by its models (what the digest covers)."""
+    return {
+        "format": FORMAT,
+        "version": rep.version,
+        "seed": rep.seed,
+        "bots": list(rep.bots),
+        "options": rep.options.model_dump(mode="json"),
+        "scenario": rep.scenario.model_dump(mode="json"),
+        "troupes": [t.model_dump(mode="json") for t in rep.troupes],
+        "actions": [a.to_json() for a in rep.actions],
+        "final_hash": rep.final_hash,
+        "result": rep.result,
+    }
+
+
+def digest_problems(rep: Replay) -> list[Problem]:
+    """Parts of a replay that differ from its recorded digest, named (`digest: options, troupes ...`).
+
+    A version 1 file has no digest and passes; a version 2 file must have one. The digest is over the
+    parsed, normalised models, so re-indenting or reordering keys changes nothing, while any changed
+    value does.
+    """
+    if rep.digest is None:
+        if rep.version >= 2:
+            return [Problem(rep.name, "digest", "is missing (a version 2 replay records its digest)")]
+        return []
+    now = digest_of(replay_object(rep))
+    recorded_parts = rep.digest.get("parts", {})
+    changed = [k for k in DIGEST_PARTS if recorded_parts.get(k) != now["parts"][k]]
+    extra = sorted(set(recorded_parts) - set(DIGEST_PARTS))
+    problems = []
+    if changed or extra or rep.digest.get("inputs") != now["inputs"]:
+        what = ", ".join(changed + extra) or "the part list"
+        problems.append(
+            Problem(rep.name, "digest.inputs", f"{what} differ from the recorded digest (edited or damaged)")
+        )
+    if rep.digest.get("result") != now["result"]:
+        problems.append(
+            Problem(
+                rep.name,
+                "digest.result",
+                "the recorded result or final_hash differs from the recorded digest (edited or damaged)",
+            )
+        )
+    return problems
 
 
 def dumps(game: Game) -> str:
     return json.dumps(replay_of(game), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def _umask() -> int:
-    """The process umask, read without changing it where Linux allows (`os.umask` sets it to read it)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write a whole file so a crash never leaves half of it: a temporary file in the same folder, then
-    an atomic rename.
-
-    Only a regular file (or a new one) is replaced that way. A symlink is followed and its target
-    replaced, so the link survives; a device or FIFO (`/dev/null`, `/dev/full`, a named pipe) is
-    written in place, never swapped for a regular file, so its errors surface as `OSError`. A new
-    file gets the usual mode 0o666 & ~umask (mkstemp's 0o600 would hide saves from other users); a
-    replaced file keeps its mode.
-    """
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    p = Path(path)
-    if p.is_symlink():
-        try:
-            p = p.resolve()
-        except RuntimeError:  # a symlink loop (Python 3.11 reports it this way)
-            raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
-    try:
-        st: os.stat_result | None = p.stat()
-    except FileNotFoundError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(p, "wb") as fh:
-            fh.write(raw)
-        return
-    mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
-    folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            os.fchmod(fh.fileno(), mode)
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def save_game(game: Game, path: str | Path) -> None:
     write_atomic(path, dumps(game))
 
 
-def _problems(exc: ValidationError, name: str, prefix: str) -> list[Problem]:
-    return [
-        Problem(name, f"{prefix}.{p.field}" if p.field != "(top level)" else prefix, p.message)
-        for p in validation_problems(exc, name)
-    ]
-
-
 def parse_replay(data: Any, name: str) -> Replay:
-    """Check a replay object field by field; `DataError` lists every problem found."""
+    """Check a replay object field by field (strictly, as the TOML files are); `DataError` lists every
+    problem found, each naming the file and the field."""
     if not isinstance(data, dict):
         raise DataError([Problem(name, "", "is not a replay (a JSON object is expected)")])
     if data.get("format") != FORMAT:
         raise DataError([Problem(name, "format", f"is not a Skirmish replay (format should be {FORMAT!r})")])
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:
         raise DataError(
             [
                 Problem(
                     name,
                     "version",
-                    f"version {data.get('version')!r} is not supported (this build reads version {VERSION})",
+                    f"version {version!r} is not supported (this build reads versions "
+                    f"{', '.join(map(str, READABLE_VERSIONS))})",
                 )
             ]
         )
     problems: list[Problem] = []
-    known = {
-        "format",
-        "version",
-        "status",
-        "seed",
-        "bots",
-        "options",
-        "scenario",
-        "troupes",
-        "actions",
-        "final_hash",
-        "result",
-    }
-    for key in sorted(set(data) - known):
-        problems.append(Problem(name, key, "unknown key (not part of the format)"))
-    seed = data.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        problems.append(Problem(name, "seed", "must be a whole number >= 0"))
-    scenario = troupes_ok = None
     try:
-        scenario = Scenario.model_validate(data.get("scenario"))
-        problems.extend(check_scenario_geometry(scenario, name))
+        model = ReplayFile.model_validate_json(json.dumps(data, allow_nan=False), strict=True)
     except ValidationError as exc:
-        problems.extend(_problems(exc, name, "scenario"))
-    troupes: list[Troupe] = []
-    raw_troupes = data.get("troupes")
-    if not isinstance(raw_troupes, list) or not raw_troupes:
-        problems.append(Problem(name, "troupes", "must be a list of troupes"))
-    else:
-        for i, t in enumerate(raw_troupes):
-            try:
-                troupe = Troupe.model_validate(t)
-                problems.extend(
-                    Problem(name, f"troupes[{i}].{p.field}", p.message)
-                    for p in check_troupe_references(troupe, name)
-                )
-                troupes.append(troupe)
-            except ValidationError as exc:
-                problems.extend(_problems(exc, name, f"troupes[{i}]"))
-        troupes_ok = len(troupes) == len(raw_troupes)
-    try:
-        options = RuleOptions.model_validate(data.get("options", {}))
-    except ValidationError as exc:
-        problems.extend(_problems(exc, name, "options"))
-        options = RuleOptions()
-    bots = data.get("bots", [])
-    if not isinstance(bots, list) or not all(b is None or isinstance(b, str) for b in bots):
-        problems.append(Problem(name, "bots", "must be a list of bot names or nulls"))
-        bots = []
+        raise DataError(validation_problems(exc, name)) from None
+    except ValueError:  # allow_nan: a NaN put in by a caller that built the object in Python
+        raise DataError([Problem(name, "", "holds NaN or Infinity, which replays never do")]) from None
+    problems.extend(check_scenario_geometry(model.scenario, name))
+    for i, troupe in enumerate(model.troupes):
+        problems.extend(
+            Problem(name, f"troupes[{i}].{p.field}", p.message) for p in check_troupe_references(troupe, name)
+        )
     actions: list[Action] = []
-    raw_actions = data.get("actions")
-    if not isinstance(raw_actions, list):
-        problems.append(Problem(name, "actions", "must be a list"))
-    else:
-        for i, a in enumerate(raw_actions):
-            try:
-                actions.append(action_from_json(a))
-            except ValueError as exc:
-                problems.append(Problem(name, f"actions[{i}]", str(exc)))
-    final_hash = data.get("final_hash")
-    if final_hash is not None and (not isinstance(final_hash, str) or len(final_hash) != 64):
-        problems.append(Problem(name, "final_hash", "must be a 64-character SHA-256 hex digest"))
-    if scenario is not None and troupes_ok and len(troupes) != len(scenario.sides):
+    for i, a in enumerate(model.actions):
+        try:
+            actions.append(action_from_json(a))
+        except ValueError as exc:
+            problems.append(Problem(name, f"actions[{i}]", str(exc)))
+    if len(model.troupes) != len(model.scenario.sides):
         problems.append(
             Problem(
                 name,
                 "troupes",
-                f"the scenario has {len(scenario.sides)} sides but {len(troupes)} troupes are given",
+                f"the scenario has {len(model.scenario.sides)} sides but "
+                f"{len(model.troupes)} troupes are given",
             )
         )
+    if version >= 2 and model.digest is None:
+        problems.append(Problem(name, "digest", "is missing (a version 2 replay records its digest)"))
     if problems:
         raise DataError(problems)
-    assert scenario is not None and isinstance(seed, int)
-    result = data.get("result") if isinstance(data.get("result"), dict) else {}
-    return Replay(scenario, troupes, options, seed, list(bots), actions, final_hash, result, name)
+    return Replay(
+        model.scenario,
+        list(model.troupes),
+        model.options,
+        model.seed,
+        list(model.bots),
+        actions,
+        model.final_hash,
+        dict(model.result),
+        name,
+        model.digest.model_dump(mode="json") if model.digest is not None else None,
+        version,
+    )
 
 
 def load_replay(path: str | Path) -> Replay:
@@ -268,7 +286,11 @@ def load_replay(path: str | Path) -> Replay:
 def load_replay_text(text: str, name: str) -> Replay:
     """A replay from its JSON text (already read, e.g. from a pipe); `DataError` naming the field."""
     try:
-        data = json.loads(text.removeprefix("\ufeff"))
+        data = json.loads(
+            text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant
+        )
+    except _Refused as exc:
+        raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
         raise DataError(
             [
@@ -285,6 +307,29 @@ def load_replay_text(text: str, name: str) -> Replay:
     return parse_replay(data, name)
 
 
+class _Refused(ValueError):
+    """A JSON text that parses but is not a replay: a duplicate key, or NaN/Infinity."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(why)
+        self.field, self.why = field, why
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`object_pairs_hook`: a key given twice is refused (json's default keeps the last silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(key, "is given twice (duplicate key)")
+        out[key] = value
+    return out
+
+
+def _no_constant(word: str) -> float:
+    """`parse_constant`: NaN, Infinity and -Infinity are not JSON and never in a replay."""
+    raise _Refused("", f"holds {word}, which is not a JSON number")
+
+
 def verify(replay: Replay) -> tuple[bool, str]:
     """Re-simulate and compare with the recorded hash: (ok, the hash reached)."""
     game = replay.play(record_log=False, transactional=False)
@@ -293,19 +338,35 @@ def verify(replay: Replay) -> tuple[bool, str]:
 
 
 def verify_problems(replay: Replay) -> list[Problem]:
-    """Re-simulate a replay: no problems when it reaches its `final_hash`, else the one that stops it.
+    """Re-simulate a replay: no problems when it reaches its `final_hash`, its digest matches and its
+    recorded result is the re-simulated one; else the problems, each naming its field.
 
     An illegal action is named by its index (`actions[i]`); a wrong or missing hash by `final_hash`;
-    a table whose deployment zones cannot hold the troupes by `scenario.deployment`.
+    a table whose deployment zones cannot hold the troupes by `scenario.deployment`. Those stop the
+    check first. A replay that re-simulates but was edited where the game does not look (an option
+    no step reads, a profile stat never rolled, the `result`) is caught by its digest (`digest.*`)
+    and the result comparison (`result`).
     """
     try:
-        ok, reached = verify(replay)
+        game = replay.play(record_log=False, transactional=False)
     except DataError as exc:
         return list(exc.problems)
     except ValueError as exc:  # auto_deploy: the troupes do not fit their zones
         return [Problem(replay.name, "scenario.deployment", str(exc))]
+    tampered = digest_problems(replay)
+    reached = game.hash()
+    ok = replay.final_hash is not None and reached == replay.final_hash
+    if ok and replay.result and _plain(game.result()) != replay.result:
+        differ = sorted(
+            k
+            for k in set(replay.result) | set(game.result())
+            if _plain(game.result()).get(k) != replay.result.get(k)
+        )
+        tampered.append(
+            Problem(replay.name, "result", f"{', '.join(differ)} differ from the re-simulated game's result")
+        )
     if ok:
-        return []
+        return tampered
     if replay.final_hash is None:
         why = f"is missing, so nothing can be checked (re-simulation reached {reached[:16]}…)"
     else:
@@ -314,3 +375,9 @@ def verify_problems(replay: Replay) -> list[Problem]:
             "the replay does not reproduce"
         )
     return [Problem(replay.name, "final_hash", why)]
+
+
+def _plain(value: dict[str, Any]) -> dict[str, Any]:
+    """A result as it reads back from JSON (tuples become lists), for comparing with a recorded one."""
+    out: dict[str, Any] = json.loads(json.dumps(value))
+    return out

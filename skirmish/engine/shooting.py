@@ -164,7 +164,7 @@ def candidates(game: Game, player: int) -> list[Action]:
 def _blocked_element(game: Game, m: ModelState, name: str) -> bool:
     """Whether `name` is one of the model's ranged attacks that the scenario forbids bending now."""
     arm = game.armoury(m)
-    item = arm.weapon_by_name().get(name) if name in m.profile.weapons else None
+    item: object = arm.weapon_by_name().get(name) if name in m.profile.weapons else None
     if item is None and name in m.profile.abilities:
         item = arm.ability_by_name().get(name)
     element = getattr(item, "element", None)

@@ -3,23 +3,38 @@
 All three are `concurrent.futures.Executor`s, so the run loop does not care which one it has.
 Results never depend on the choice: each game is a pure function of the plan and its index, and
 the run loop consumes batches in index order. Dask is imported only here, only when asked for.
+
+Faults are part of the interface (`skirmish.sim.run` asks for them by duck typing): `lost(exc)`
+tells a lost worker from a failing game, `restart()` makes the executor usable again after a loss
+(a new local pool; Dask reschedules by itself), and `check()` is called while a batch is awaited,
+raising `ExecutorUnavailable` when no worker is left or the scheduler is gone, so a run never hangs.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
+MAX_RESTARTS = 3
+"""Times a local pool is rebuilt after a worker died before the run gives up (exit 2)."""
+
+DASK_RETRIES = 2
+"""Dask re-runs a failed task this many times (`Client.submit(retries=...)`)."""
+
+NO_WORKER_SECONDS = 30.0
+"""How long a Dask run waits with no worker at all before it ends with exit 2."""
+
 
 class ExecutorUnavailable(Exception):
-    """The executor asked for cannot be started (Dask not installed, scheduler unreachable)."""
+    """The executor cannot run the games (no Dask, scheduler unreachable or gone, no worker left)."""
 
 
 class InlineExecutor(Executor):
@@ -42,24 +57,166 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+class LocalPool(Executor):
+    """A process pool that can be rebuilt when a worker dies (killed, out of memory).
+
+    A dead worker breaks a `ProcessPoolExecutor` for good: every pending future fails with
+    `BrokenProcessPool`. The run loop then calls `restart()` and submits the lost batches again;
+    since a game is a pure function of its index, the retried batch gives the same records.
+    """
+
+    restarts_all = True
+    """After a restart every batch in flight must be submitted again (the old pool's futures are lost)."""
+
+    def __init__(self, workers: int, max_restarts: int = MAX_RESTARTS) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        self._ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        self._workers = workers
+        self._max_restarts = max_restarts
+        self.restarts = 0
+        self._pool = self._make()
+
+    def _make(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._ctx)
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def lost(self, exc: BaseException) -> bool:
+        return isinstance(exc, BrokenExecutor)
+
+    def restart(self) -> None:
+        if self.restarts >= self._max_restarts:
+            raise ExecutorUnavailable(
+                f"--workers {self._workers}: worker processes died {self.restarts + 1} times "
+                "(killed, or out of memory?); giving up"
+            )
+        self.restarts += 1
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._make()
+
+    def check(self) -> None:
+        return None
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for the fault tests)."""
+        return [p.pid for p in getattr(self._pool, "_processes", {}).values() if p.pid is not None]
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 @contextmanager
 def local_executor(workers: int) -> Iterator[Executor]:
     """In-process for one worker, else a process pool (fork on Linux: workers start in milliseconds)."""
     if workers <= 1:
         yield InlineExecutor()
         return
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    pool = LocalPool(workers)
+    try:
         yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskExecutor(Executor):
+    """A Dask `ClientExecutor` with retries, that notices a cluster with no worker or no scheduler.
+
+    Dask re-runs a task whose worker died (up to the scheduler's `allowed-failures`) and a task that
+    failed (`retries`); what it cannot do is finish without workers, where it waits for ever. So
+    `check()` asks the scheduler how many workers it has (with a timeout: a dead scheduler must not
+    hang the question) and gives up after `no_worker_seconds` without any.
+    """
+
+    restarts_all = False
+
+    def __init__(
+        self,
+        client: Any,
+        where: str,
+        retries: int = DASK_RETRIES,
+        no_worker_seconds: float = NO_WORKER_SECONDS,
+    ) -> None:
+        self.client = client
+        self.where = where
+        self._inner = client.get_executor(pure=False, retries=retries)
+        self._no_worker_seconds = no_worker_seconds
+        self._none_since: float | None = None
+        self._last_check = 0.0
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        try:
+            return self._inner.submit(fn, *args, **kwargs)
+        except Exception as exc:
+            if self.lost(exc):
+                raise ExecutorUnavailable(f"{self.where}: the scheduler is gone ({_describe(exc)})") from None
+            raise
+
+    def lost(self, exc: BaseException) -> bool:
+        from distributed import KilledWorker
+        from distributed.comm.core import CommClosedError
+
+        return isinstance(exc, KilledWorker | CancelledError | CommClosedError | OSError | TimeoutError)
+
+    def restart(self) -> None:
+        return None  # Dask reschedules lost tasks itself; a task it gave up on is submitted again
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if now - self._last_check < 1.0:
+            return
+        self._last_check = now
+        if self.client.status not in ("running", "connecting"):
+            raise ExecutorUnavailable(f"{self.where}: the connection to the scheduler is closed")
+        try:
+            info = self.client.sync(self.client.scheduler.identity, n_workers=-1, callback_timeout=10)
+        except Exception as exc:  # noqa: BLE001 - any failure here means the scheduler cannot be asked
+            raise ExecutorUnavailable(
+                f"{self.where}: the scheduler does not answer ({_describe(exc)})"
+            ) from None
+        if info.get("workers"):
+            self._none_since = None
+            return
+        if self._none_since is None:
+            self._none_since = now
+        elif now - self._none_since > self._no_worker_seconds:
+            raise ExecutorUnavailable(
+                f"{self.where}: no worker left for {self._no_worker_seconds:g} s; "
+                "start workers or use --executor local"
+            )
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._inner.shutdown(wait=False)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _security(scheduler: str) -> Any:
+    """TLS settings for a `tls://` scheduler from the Dask config; `ExecutorUnavailable` without them."""
+    from distributed import Security
+
+    security: Any = Security()  # its TLS attributes are set from the Dask config at run time
+    if not (security.tls_ca_file and security.tls_client_cert):
+        raise ExecutorUnavailable(
+            f"--scheduler {scheduler}: a tls:// scheduler needs certificates: set "
+            "distributed.comm.tls.ca-file, .client.cert and .client.key in the Dask config "
+            "(e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE)"
+        )
+    return security
 
 
 @contextmanager
-def dask_executor(workers: int, scheduler: str | None) -> Iterator[Executor]:
-    """A Dask `ClientExecutor`: on the scheduler at `scheduler`, or on a local cluster of `workers` processes.
+def dask_executor(
+    workers: int, scheduler: str | None, *, no_worker_seconds: float = NO_WORKER_SECONDS
+) -> Iterator[Executor]:
+    """A Dask executor: on the scheduler at `scheduler`, or on a local cluster of `workers` processes.
 
-    The local cluster uses one thread per worker process (games are pure Python: threads would
-    only contend for the GIL) and a dashboard on a free port so two runs never collide.
+    The local cluster listens on loopback only (scheduler, workers and dashboard), uses one thread
+    per worker process (games are pure Python: threads would only contend for the GIL) and a
+    dashboard on a free port so two runs never collide.
     """
     try:
         import logging
@@ -70,29 +227,45 @@ def dask_executor(workers: int, scheduler: str | None) -> Iterator[Executor]:
             "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
         ) from None
     cluster: Any = None
+    where = f"--scheduler {scheduler}" if scheduler else "--executor dask"
     try:
         if scheduler is None:
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
             )
             client = Client(cluster)
         else:
-            client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
+            security = _security(scheduler) if scheduler.startswith("tls://") else None
+            client = Client(scheduler, timeout="10s", security=security)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
         if cluster is not None:
             cluster.close()
-        where = f"scheduler {scheduler}" if scheduler else "a local cluster"
-        raise ExecutorUnavailable(f"--scheduler: cannot connect to {where}: {exc}") from None
+        what = f"scheduler {scheduler}" if scheduler else "a local cluster"
+        raise ExecutorUnavailable(f"--scheduler: cannot connect to {what}: {exc}") from None
+    ex = DaskExecutor(client, where, no_worker_seconds=no_worker_seconds)
     try:
-        yield client.get_executor(pure=False)
+        yield ex
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _quietly_close(client, cluster)
+
+
+def _quietly_close(client: Any, cluster: Any) -> None:
+    """Close the client and cluster; a scheduler that is already gone must not print a traceback."""
+    import contextlib
+    import logging
+
+    for name in ("distributed", "distributed.client", "distributed.comm", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    with contextlib.suppress(Exception):
+        client.close(timeout=5)
+    if cluster is not None:
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=10)
 
 
 @contextmanager

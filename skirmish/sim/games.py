@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.data.options import RuleOptions
@@ -118,6 +117,12 @@ class GameRecord:
     kos_b: int
     models_a: list[ModelLine] = field(default_factory=list)
     models_b: list[ModelLine] = field(default_factory=list)
+    replay: str | None = None
+    """The game's replay JSON when the plan asks for replays (`replay_dir`); written by the client."""
+
+    def replay_name(self) -> str:
+        """The file name of this game's replay in the `--save-replays` folder."""
+        return f"game_m{self.matchup}_{self.index:06d}.json"
 
 
 def model_key(m: ModelState) -> str:
@@ -202,10 +207,13 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
         game.apply(action)
     else:
         raise BotStuck(f"game {index} (seed {seed}) did not end within {MAX_ACTIONS} actions")
+    replay = None
     if plan.replay_dir is not None:
-        from skirmish.engine.replay import save_game
+        # Sent back with the record and written by the client: on a cluster the workers' disks
+        # are not the user's.
+        from skirmish.engine.replay import dumps
 
-        save_game(game, Path(plan.replay_dir) / f"game_m{matchup}_{index:06d}.json")
+        replay = dumps(game)
     s = game.state
     side_b = 1 - side_a
     outcome = DRAW
@@ -241,6 +249,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
         kos_b=kos[side_b],
         models_a=lines[side_a],
         models_b=lines[side_b],
+        replay=replay,
     )
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError, Executor, Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from skirmish.sim.executors import ExecutorUnavailable
 from skirmish.sim.games import DRAW, WIN_A, WIN_B, GameRecord, ModelLine, Plan, batches, play_batch
 from skirmish.sim.stats import PairedTable, paired_difference, wilson
 
@@ -185,6 +186,52 @@ class RunResult:
 
 Progress = Callable[[int, list[Tally]], None]
 RecordSink = Callable[[GameRecord], None]
+BatchSink = Callable[[list[GameRecord]], None]
+
+MAX_BATCH_RETRIES = 3
+"""Times one batch is submitted again after its worker was lost, before the run gives up."""
+
+POLL_SECONDS = 0.5
+"""How often a wait for a batch stops to ask the executor whether it still has workers."""
+
+
+@dataclass
+class _Flight:
+    start: int
+    stop: int
+    future: Future[list[GameRecord]]
+    attempts: int = 0
+
+
+class _NoFaults:
+    """The fault interface of an executor that has none (in-process): nothing is ever lost."""
+
+    restarts_all = False
+
+    def lost(self, exc: BaseException) -> bool:
+        return False
+
+    def restart(self) -> None:
+        return None
+
+    def check(self) -> None:
+        return None
+
+
+def _whole_batches(
+    resumed: Sequence[GameRecord], spans: list[tuple[int, int]], per_game: int
+) -> list[list[GameRecord]]:
+    """The records of an interrupted run as the leading whole batches of `spans`, in fold order."""
+    by_index: dict[int, list[GameRecord]] = {}
+    for r in resumed:
+        by_index.setdefault(r.index, []).append(r)
+    out: list[list[GameRecord]] = []
+    for s, e in spans:
+        recs = [r for i in range(s, e) for r in sorted(by_index.get(i, []), key=lambda r: r.matchup)]
+        if len(recs) != (e - s) * per_game:
+            break
+        out.append(recs)
+    return out
 
 
 def run(
@@ -198,19 +245,33 @@ def run(
     paired: bool = False,
     on_record: RecordSink | None = None,
     on_progress: Progress | None = None,
+    on_batch: BatchSink | None = None,
+    resumed: Sequence[GameRecord] = (),
+    retries: int = MAX_BATCH_RETRIES,
+    poll: float = POLL_SECONDS,
 ) -> RunResult:
     """Play `games` indices of every matchup of `plan` on `executor`; fold the results in index order.
 
     `stop` is consulted after each batch, in order; when it says so the remaining batches are
     cancelled and never counted, even if a worker already finished them. `paired` keeps the 2x2
     table of the first two matchups (a variant and its original against the same opponent).
+
+    `resumed` holds the records of an interrupted run of the same plan: its leading whole batches
+    are folded (and passed to `on_record`) as if just played, and only the rest is played.
+    `on_batch` receives each newly played batch, in order, to be kept (the results file). A batch
+    whose worker is lost (a killed process, a dead Dask worker) is submitted again, at most
+    `retries` times; the executor's `check()` is asked every `poll` seconds while waiting, and
+    ends the run with `ExecutorUnavailable` when no worker is left.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
+    faults: Any = executor if hasattr(executor, "lost") else _NoFaults()
     tallies = [Tally() for _ in plan.matchups]
     table = PairedTable() if paired else None
-    todo = deque(batches(games, batch_size))
-    inflight: deque[Future[list[GameRecord]]] = deque()
+    spans = batches(games, batch_size)
+    done = _whole_batches(resumed, spans, len(plan.matchups))
+    todo = deque(spans[len(done) :])
+    inflight: deque[_Flight] = deque()
     started = time.perf_counter()
     played = 0
     stopped = False
@@ -218,32 +279,73 @@ def run(
     def fill() -> None:
         while todo and len(inflight) < window:
             s, e = todo.popleft()
-            inflight.append(executor.submit(play_batch, plan, s, e))
+            inflight.append(_Flight(s, e, executor.submit(play_batch, plan, s, e)))
+
+    def fold(records: list[GameRecord]) -> bool:
+        """Add one batch to the tallies; True when the stopping rule says enough."""
+        nonlocal played
+        by_index: dict[int, dict[int, GameRecord]] = {}
+        for r in records:
+            tallies[r.matchup].add(r)
+            by_index.setdefault(r.index, {})[r.matchup] = r
+            if on_record is not None:
+                on_record(r)
+        if table is not None:
+            for idx in sorted(by_index):
+                pair = by_index[idx]
+                table.add(pair[0].outcome == WIN_A, pair[1].outcome == WIN_A)
+        played = tallies[0].games
+        if on_progress is not None:
+            on_progress(played, tallies)
+        return stop is not None and stop(tallies, table)
+
+    def resubmit(flights: list[_Flight]) -> None:
+        for f in flights:
+            f.attempts += 1
+            f.future = executor.submit(play_batch, plan, f.start, f.stop)
+
+    def wait(f: _Flight) -> list[GameRecord]:
+        while True:
+            try:
+                return f.future.result(timeout=poll)
+            except TimeoutError:
+                if not f.future.done():  # still running: is anyone left to run it?
+                    faults.check()
+                    continue
+                exc: BaseException | None = f.future.exception()
+            except (Exception, CancelledError) as caught:
+                exc = caught
+            assert exc is not None
+            if not faults.lost(exc):
+                raise exc
+            if f.attempts >= retries:
+                raise ExecutorUnavailable(
+                    f"games {f.start}-{f.stop - 1} were lost {f.attempts + 1} times "
+                    f"({type(exc).__name__}); giving up"
+                ) from None
+            faults.restart()
+            resubmit([f, *inflight] if faults.restarts_all else [f])
 
     try:
+        for records in done:
+            if fold(records):
+                stopped = bool(todo)
+                todo.clear()
+                break
         fill()
         while inflight:
-            records = inflight.popleft().result()
-            by_index: dict[int, dict[int, GameRecord]] = {}
-            for r in records:
-                tallies[r.matchup].add(r)
-                by_index.setdefault(r.index, {})[r.matchup] = r
-                if on_record is not None:
-                    on_record(r)
-            if table is not None:
-                for idx in sorted(by_index):
-                    pair = by_index[idx]
-                    table.add(pair[0].outcome == WIN_A, pair[1].outcome == WIN_A)
-            played = tallies[0].games
-            if on_progress is not None:
-                on_progress(played, tallies)
-            if stop is not None and stop(tallies, table):
+            flight = inflight[0]
+            records = wait(flight)
+            inflight.popleft()
+            if on_batch is not None:
+                on_batch(records)
+            if fold(records):
                 stopped = bool(todo or inflight)
                 break
             fill()
     finally:
-        for fut in inflight:
-            fut.cancel()
+        for f in inflight:
+            f.future.cancel()
     seconds = time.perf_counter() - started
     return RunResult(plan, tallies, table, games, played, stopped, seconds, batch_size)
 

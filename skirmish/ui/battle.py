@@ -12,8 +12,9 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import pygame
@@ -68,7 +69,16 @@ if TYPE_CHECKING:
 SPEEDS = (("fast", 0.0), ("brisk", 0.15), ("watch", 0.5), ("slow", 1.2))
 """Pause between bot actions (seconds) for watching a bot game; 0 plays as fast as the bot thinks."""
 
-SAVE_PATH = "skirmish-save.json"
+SAVE_NAME = "skirmish-save.json"
+
+
+def save_path() -> str:
+    """The quick-save file, in the per-user data folder (`saves/`), never the folder started from."""
+    from skirmish.data.userdirs import default_output
+
+    return str(default_output("saves", SAVE_NAME))
+
+
 ANIM_SECONDS = 0.3
 CLICK_SLOP_PX = 6
 ESC_TWICE_SECONDS = 3.0
@@ -345,7 +355,7 @@ class BattleScene(Scene):
         self.message_until = self.time + seconds
         self._banner_key = None
 
-    def path_kind(self, m: ModelState) -> type[Action] | None:
+    def path_kind(self, m: ModelState) -> type[Move] | type[Advance] | type[Disengage] | None:
         """Which path action the selected model would make now: Move, Advance or Disengage."""
         step = self.s.step
         if step == "movement" and movement.can_move(self.game, m):
@@ -628,21 +638,23 @@ class BattleScene(Scene):
         else:
             self.say("Nothing to undo: dice have been rolled since (dice are never taken back)", bad=True)
 
-    def save(self, path: str = SAVE_PATH) -> None:
+    def save(self, path: str | None = None) -> None:
         from skirmish.engine.replay import save_game
 
         try:
+            path = path or save_path()
             save_game(self.game, path)
         except OSError as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
 
-    def load(self, path: str = SAVE_PATH) -> None:
+    def load(self, path: str | None = None) -> None:
         from skirmish.data.errors import DataError
         from skirmish.engine.replay import load_replay
 
         try:
+            path = path or save_path()
             rep = load_replay(path)
             game = rep.play()
         except (DataError, OSError) as exc:
@@ -655,8 +667,10 @@ class BattleScene(Scene):
     def screenshot(self) -> None:
         from skirmish.ui.snapshot import save_game_png
 
-        path = f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"
         try:
+            from skirmish.data.userdirs import default_output
+
+            path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
         except (OSError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
@@ -687,13 +701,12 @@ class BattleScene(Scene):
             return out
         if s.pending is not None:
             for k, (label, action, why) in enumerate(self.menu_items[:9]):
-                out.append(
-                    Button(label, str(k + 1), (lambda k=k: self.choose_menu(k)), action is not None, why)
-                )
+                out.append(Button(label, str(k + 1), partial(self.choose_menu, k), action is not None, why))
             return out
         allowed = SPECS[s.step].actions
-        m = self.selected_model()
-        mine = m is not None and m.player == s.active_player and m.active
+        sel = self.selected_model()
+        mine = sel is not None and sel.player == s.active_player and sel.active
+        m = cast(ModelState, sel)  # read only where `mine` holds, so never None there
         need = "select one of your models"
         if "Deploy" in allowed:
             out.append(Button("Drag a model to re-place it", "drag", None, mine, "" if mine else need))
@@ -954,7 +967,13 @@ class BattleScene(Scene):
         if g.history:
             from skirmish.engine.replay import save_game
 
-            for path in dict.fromkeys(p for p in (self.replay_out, SAVE_PATH) if p):
+            try:
+                quick: str | None = save_path()
+            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+                quick = None
+                words.append(f"Could not save: {exc}")
+                bad = True
+            for path in dict.fromkeys(p for p in (self.replay_out, quick) if p):
                 try:
                     save_game(g, path)
                     words.append(f"Battle saved to {Path(path).resolve()}")
@@ -1014,7 +1033,8 @@ class BattleScene(Scene):
             self.ruler = (b, b)
             return
         if self.mode in ("shoot", "charge"):
-            if m is not None and m.active and self.game.enemies(m, self.selected_model()):
+            sel = self.selected_model()
+            if m is not None and m.active and sel is not None and self.game.enemies(m, sel):
                 self.declare_on(m)
             else:
                 self.say("Click an enemy model (Esc cancels)", bad=True)
@@ -1446,7 +1466,7 @@ class BattleScene(Scene):
             self._los_cache = (key, out)
             return out
         c = s.xy[m.index]
-        shadows = []
+        shadows: list[shapely.Polygon] = []
         for i in np.flatnonzero(g.table.blocks_sight):
             poly = g.table.polygons[i]
             ring = np.asarray(poly.exterior.coords)
@@ -1593,7 +1613,7 @@ class BattleScene(Scene):
         ma, ms = saves_of(g, m)
         ta, ts = saves_of(g, t)
         bonus = 0
-        odds = melee_odds(
+        mo = melee_odds(
             mine.base_total + bonus,
             theirs.base_total,
             attacker_armour=ma,
@@ -1611,8 +1631,8 @@ class BattleScene(Scene):
             f"{m.name} charges {t.name} (one exchange, 1 against 1, if the charge reaches)",
             f"{m.name}: {die_sum(mine)}",
             f"{t.name}: {die_sum(theirs)}",
-            f"{t.name} wounded {odds.defender_wounded:.0%} (KO {odds.defender_ko:.0%}) · "
-            f"{m.name} wounded {odds.attacker_wounded:.0%} (KO {odds.attacker_ko:.0%})",
+            f"{t.name} wounded {mo.defender_wounded:.0%} (KO {mo.defender_ko:.0%}) · "
+            f"{m.name} wounded {mo.attacker_wounded:.0%} (KO {mo.attacker_ko:.0%})",
         ]
 
     def draw_odds(self, surf: pygame.Surface) -> None:
@@ -1747,7 +1767,7 @@ class BattleScene(Scene):
             ("Enter", "commit the path (Move/Advance)"),
             ("Backspace", "remove the last leg"),
             ("Esc", "cancel the tool / path / selection"),
-            ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_PATH} first)"),
+            ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_NAME} first)"),
             ("E", "end this step (pass)"),
             ("C", "Take Cover"),
             ("S", "shoot: then click the target"),
@@ -1767,7 +1787,7 @@ class BattleScene(Scene):
             ("G", "legend: terrain patterns, sides, status icons"),
             ("P", "pause / resume bots"),
             ("+ / -", "bot speed"),
-            ("Ctrl+S", f"save the game ({SAVE_PATH})"),
+            ("Ctrl+S", f"save the game ({SAVE_NAME} in the saves folder)"),
             ("Ctrl+L", "load the saved game"),
             ("F12", "save a picture of the board"),
             ("F1, ?", "this help"),

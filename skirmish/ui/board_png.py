@@ -71,7 +71,7 @@ def _pattern(size: tuple[int, int], kind: str, colour: Colour) -> pygame.Surface
 
 
 def _fill_patterned(
-    target: pygame.Surface, pts: list[tuple[float, float]], base: Colour, kind: str, ink: Colour
+    target: pygame.Surface, pts: Sequence[tuple[float, float]], base: Colour, kind: str, ink: Colour
 ) -> None:
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]

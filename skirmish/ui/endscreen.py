@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
@@ -22,7 +23,7 @@ class EndScene(Scene):
     def __init__(self, app: App, game: Game, replay_out: str | None = None) -> None:
         super().__init__(app)
         self.game = game
-        self.replay_out = replay_out or f"skirmish-replay-{game.seed}.json"
+        self.replay_out = replay_out or ""
         self.message = ""
         self.buttons: list[Button] = []
         self.show_help = False
@@ -33,8 +34,12 @@ class EndScene(Scene):
         from skirmish.engine.replay import save_game
 
         try:
+            if not self.replay_out:  # no --replay given: the per-user data folder's replays/
+                from skirmish.data.userdirs import default_output
+
+                self.replay_out = str(default_output("replays", f"skirmish-replay-{self.game.seed}.json"))
             save_game(self.game, self.replay_out)
-            self.message = f"Replay saved to {self.replay_out}"
+            self.message = f"Replay saved to {Path(self.replay_out).resolve()}"
         except OSError as exc:
             self.message = f"Could not save: {exc}"
 
@@ -136,7 +141,7 @@ class EndScene(Scene):
             )
             y += self.text.line_height(16) + 6
         self.buttons = [
-            Button(f"Save replay ({self.replay_out})", "S", self.save_replay),
+            Button(f"Save replay ({self.replay_out or 'to the replays folder'})", "S", self.save_replay),
             Button("Watch the replay", "W", self.watch),
             Button("Back to the board", "B", self.app.pop),
             Button("New game", "N", self.new_game),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -77,23 +78,23 @@ class MenuScene(Scene):
             rows.append(
                 Row(
                     f"{side.name}: troupe",
-                    lambda i=i: f"{self.troupes[i].title} ({self.troupe_labels[i]})",
-                    lambda d, i=i: self.change_troupe(i, d),
+                    partial(lambda i: f"{self.troupes[i].title} ({self.troupe_labels[i]})", i),
+                    partial(self.change_troupe, i),
                 )
             )
             rows.append(
                 Row(
                     f"{side.name}: played by",
-                    lambda i=i: SEAT_WORDS.get(self.seats[i], self.seats[i]),
-                    lambda d, i=i: self.change_seat(i, d),
+                    partial(lambda i: SEAT_WORDS.get(self.seats[i]) or str(self.seats[i]), i),
+                    partial(self.change_seat, i),
                 )
             )
         for name in TOGGLES:
             rows.append(
                 Row(
                     f"option {name}",
-                    lambda n=name: "on" if getattr(self.options, n) else "off",
-                    lambda d, n=name: self.toggle(n),
+                    partial(lambda n: "on" if getattr(self.options, n) else "off", name),
+                    partial(lambda n, d: self.toggle(n), name),
                 )
             )
         rows.append(
@@ -175,7 +176,7 @@ class MenuScene(Scene):
         self.app.push(DeployScene(self.app, game, list(self.seats), replay_out=self.replay_out))
 
     def load(self) -> None:
-        from skirmish.ui.battle import SAVE_PATH
+        from skirmish.ui.battle import save_path
 
         def done(path: str) -> None:
             from skirmish.engine.replay import load_replay
@@ -192,7 +193,7 @@ class MenuScene(Scene):
             )
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
-        self.prompt = TextPrompt("Load a saved game", SAVE_PATH, done)
+        self.prompt = TextPrompt("Load a saved game", save_path(), done)
 
     def watch(self) -> None:
         def done(path: str) -> None:

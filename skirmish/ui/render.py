@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pygame
 import shapely
+from shapely.geometry.base import BaseGeometry
 
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
@@ -44,7 +45,7 @@ class PieceArt:
     label: str = ""
 
 
-def _hatch(poly: shapely.Geometry, spacing: float, angle_deg: float) -> list[np.ndarray]:
+def _hatch(poly: BaseGeometry, spacing: float, angle_deg: float) -> list[np.ndarray]:
     """Parallel lines `spacing` inches apart at `angle_deg`, clipped to the polygon."""
     minx, miny, maxx, maxy = poly.bounds
     cx, cy = (minx + maxx) / 2, (miny + maxy) / 2
@@ -64,7 +65,7 @@ def _hatch(poly: shapely.Geometry, spacing: float, angle_deg: float) -> list[np.
     return out
 
 
-def _stipple(poly: shapely.Geometry, spacing: float) -> np.ndarray:
+def _stipple(poly: BaseGeometry, spacing: float) -> np.ndarray:
     minx, miny, maxx, maxy = poly.bounds
     pts = []
     for row, y in enumerate(np.arange(miny + spacing / 2, maxy, spacing * 0.87)):
@@ -78,7 +79,7 @@ def _stipple(poly: shapely.Geometry, spacing: float) -> np.ndarray:
     return arr[inside]
 
 
-def _contours(poly: shapely.Geometry, step: float) -> list[np.ndarray]:
+def _contours(poly: BaseGeometry, step: float) -> list[np.ndarray]:
     out: list[np.ndarray] = []
     k = 1
     while k < 40:

@@ -20,12 +20,12 @@ class BoardView:
 
     width: float
     height: float
-    rect: tuple[int, int, int, int] = (0, 0, 800, 800)
+    rect: tuple[int, ...] = (0, 0, 800, 800)
     scale: float = 16.0
     ox: float = 0.0
     oy: float = 0.0
 
-    def fit(self, rect: tuple[int, int, int, int] | None = None, margin: float = 0.03) -> None:
+    def fit(self, rect: tuple[int, ...] | None = None, margin: float = 0.03) -> None:
         """Show the whole table centred in `rect` (the fit key)."""
         if rect is not None:
             self.rect = rect
@@ -62,6 +62,6 @@ class BoardView:
         x, y, w, h = self.rect
         return x <= px < x + w and y <= py < y + h
 
-    def key(self) -> tuple[float, float, float, tuple[int, int, int, int]]:
+    def key(self) -> tuple[float, float, float, tuple[int, ...]]:
         """Changes whenever the picture of the static board would change."""
         return (round(self.scale, 4), round(self.ox, 2), round(self.oy, 2), self.rect)
