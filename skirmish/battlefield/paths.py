@@ -1155,6 +1155,44 @@ def charge_path(
     of contact can be reached.
     """
     xy, radii = _prepare(xy, radii)
+    en = np.asarray(enemy, dtype=bool)
+    gone = None if ignore is None else np.asarray(ignore, dtype=bool)
+    key = (
+        "charge",
+        mover,
+        target,
+        bool(flying),
+        xy.tobytes(),
+        radii.tobytes(),
+        en.tobytes(),
+        None if gone is None else gone.tobytes(),
+    )
+    memo = table.path_memo
+    if key in memo:
+        # The same question again (a bot measured this charge, the engine now resolves it).
+        hit = memo[key]
+        return None if hit is None else (hit[0].copy(), hit[1])
+    found = _charge_path_now(table, mover, target, xy, radii, en, flying, gone)
+    if len(memo) >= PATH_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = found
+    return None if found is None else (found[0].copy(), found[1])
+
+
+PATH_MEMO = 256
+"""Charge paths remembered per table (oldest forgotten first), keyed on every input exactly."""
+
+
+def _charge_path_now(
+    table: Table,
+    mover: int,
+    target: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    flying: bool,
+    ignore: np.ndarray | None,
+) -> tuple[np.ndarray, float] | None:
     start = xy[mover].copy()
     obs = _obstacles(table, mover, xy, radii, enemy, start, flying=flying, ignore=ignore, target=target)
     goal_r = float(radii[mover] + radii[target]) + APPROACH

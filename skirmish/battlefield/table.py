@@ -24,6 +24,13 @@ _CACHE: OrderedDict[str, Table] = OrderedDict()
 _CACHE_BY_ID: dict[int, tuple[Scenario, Table]] = {}
 _CACHE_SIZE = 64
 
+FACTS_BATCH = 64
+"""Questions about at most this many centres go through the per-point memo (a game's models);
+bigger ones (a bot scoring candidate points) are computed directly."""
+
+FACTS_MEMO = 4096
+"""The per-point memo is emptied when it grows past this many centres."""
+
 GRAZE = 1e-7
 """Sight blockers are shrunk by this much so a line that only grazes a corner or runs along an
 edge is not blocked: R-B3 blocks lines that *cross* terrain, not lines that touch it."""
@@ -174,6 +181,10 @@ class Table:
         self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
         self.imp_kernel = EdgeKernel(self.imp_edges, self.imp_edge_owner, len(self.impassable_index))
         """The impassable edges pre-digested for the path kernels (see `EdgeKernel`)."""
+        self._point_facts: dict[tuple[float, float], tuple[int, int, float]] = {}
+        """Cover rank, cover piece and height per exact centre (see `_facts`)."""
+        self.path_memo: dict[tuple[object, ...], tuple[np.ndarray, float] | None] = {}
+        """Charge paths by their exact inputs (`paths.charge_path`), oldest dropped first."""
         self.memo: dict[object, object] = {}
         """Per-table scratch for derived geometry that depends only on the table (the path
         finder's convex corners of each piece, the sight kernels' edge arrays)."""
@@ -231,9 +242,35 @@ class Table:
         """R-B2: per centre, the densest cover rank (0 open .. 3 dense) containing it, and that piece.
 
         The piece index is -1 in the open (a hill with no cover is open ground); ties go to the
-        piece listed first, so the evidence is deterministic.
+        piece listed first, so the evidence is deterministic. Answers are memoised per exact
+        centre (`_facts`): between two questions most models have not moved.
         """
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            facts = self._facts(xy)
+            return (
+                np.array([f[0] for f in facts], dtype=np.int8),
+                np.array([f[1] for f in facts], dtype=np.int64),
+            )
+        return self._cover_now(xy)
+
+    def _facts(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """(cover rank, cover piece, height) per centre, from the per-point memo; the centres not
+        in it are computed in one batch (the same vectorised code) and added."""
+        memo = self._point_facts
+        pts = [tuple(p) for p in xy.tolist()]
+        miss = [k for k, p in enumerate(pts) if p not in memo]
+        if miss:
+            sub = xy[miss]
+            rank, piece = self._cover_now(sub)
+            height = self._height_now(sub)
+            if len(memo) > FACTS_MEMO:
+                memo.clear()
+            for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
+                memo[pts[k]] = (r, c, h)
+        return [memo[p] for p in pts]
+
+    def _cover_now(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(xy)
         rank = np.zeros(n, dtype=np.int8)
         piece = np.full(n, -1, dtype=np.int64)
@@ -247,6 +284,11 @@ class Table:
     def height_of(self, xy: np.ndarray) -> np.ndarray:
         """Height of the highest piece containing each centre, else 0 (higher ground, R-B2)."""
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            return np.array([f[2] for f in self._facts(xy)], dtype=float)
+        return self._height_now(xy)
+
+    def _height_now(self, xy: np.ndarray) -> np.ndarray:
         h = np.zeros(len(xy))
         for i in np.flatnonzero(self.heights > 0):
             inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
