@@ -271,3 +271,43 @@ def _in_disc(rng: np.random.Generator, k: int) -> np.ndarray:
     ang = rng.uniform(0, 2 * math.pi, k)
     rad = np.sqrt(rng.uniform(0, 1, k))
     return np.stack([rad * np.cos(ang), rad * np.sin(ang)], axis=-1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_c3_remembered_searches_answer_bit_for_bit_as_fresh_ones_after_bases_move(seed: int) -> None:
+    """The search memo (`paths._search`) reuses an answer after other bases moved only when the
+    search could not have noticed: every answer equals a fresh search's, byte for byte."""
+    rng = np.random.default_rng(seed)
+    table = random_table(rng, pieces=10, width=30.0, height=30.0)
+    radii = rng.choice([0.5, 0.8], 10)
+    xy = scatter_bases(table, rng, radii)
+    enemy = np.arange(10) >= 5
+    goals = [scatter_bases(table, rng, radii[:1])[0] for _ in range(4)]
+    for step in range(6):
+        if step:
+            k = int(rng.integers(0, 10))
+            others = np.ones(10, dtype=bool)
+            others[k] = False
+            moved = scatter_bases(table, rng, radii[[k]])[0]
+            gaps = np.hypot(*(xy[others] - moved).T) - radii[others] - radii[k]
+            if (gaps > 0.05).all():
+                xy = xy.copy()
+                xy[k] = moved
+        for mover, goal in zip((0, 1, 5, 6), goals, strict=True):
+            remembered = [
+                shortest_path(table, xy[mover], goal, mover, xy, radii),
+                charge_path(table, mover, 9 - mover, xy, radii, enemy if mover < 5 else ~enemy),
+            ]
+            table.search_memo.clear()
+            table.path_memo.clear()
+            fresh = [
+                shortest_path(table, xy[mover], goal, mover, xy, radii),
+                charge_path(table, mover, 9 - mover, xy, radii, enemy if mover < 5 else ~enemy),
+            ]
+            for a, b in zip(remembered, fresh, strict=True):
+                pa = a[0] if isinstance(a, tuple) else a
+                pb = b[0] if isinstance(b, tuple) else b
+                assert (pa is None) == (pb is None)
+                if pa is not None:
+                    assert pa.tobytes() == pb.tobytes()

@@ -989,10 +989,108 @@ def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
     return table.clear_of_impassable(pts, obs.radius)
 
 
+SEARCH_MEMO = 1024
+"""Searches remembered per table (one record per question, oldest forgotten first)."""
+
+
+@dataclass
+class _SearchRecord:
+    """One search's answer and everything it asked of the obstacles it did not go around.
+
+    `_search_now` judges every base only through "does this segment (or point) come too close
+    to it": the straight first try, the goal and ring points, and each round's path; the rest of
+    its work (the A* rounds) sees only the bases it included. So the same question with some
+    bases moved has the same answer, bit for bit, if none of the moved bases was included and
+    none comes too close to any of those probes, before or after its move (`_search`)."""
+
+    cx: np.ndarray
+    cy: np.ndarray
+    clearance: np.ndarray
+    lim2: np.ndarray
+    included: frozenset[int]
+    probes: list[tuple[float, float, float, float]]
+    path: np.ndarray | None
+
+
+def _probe_hit(cx: float, cy: float, lim2: float, probes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether a base (centre, squared limit) comes too close to any probe segment, by the same
+    formula in the same order as `_seg_hits` and `_violations` (points are zero-length segments)."""
+    for x0, y0, x1, y1 in probes:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
+
+
 def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
-    """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles."""
+    """`_search_now`, memoised on the table: the same question (start, goal, mover, which models
+    stand where by index) asked again after some models moved reuses the answer when the record
+    proves the search would not have noticed them (see `_SearchRecord`)."""
+    key = (
+        start.tobytes(),
+        centre.tobytes(),
+        goal_r,
+        obs.radius,
+        obs.flying,
+        obs.model.tobytes(),
+        len(obs.polys),
+    )
+    memo = table.search_memo
+    rec = memo.get(key)
+    assert rec is None or isinstance(rec, _SearchRecord)
+    if rec is not None and len(rec.cx) == len(obs.cx):
+        changed = np.flatnonzero((rec.cx != obs.cx) | (rec.cy != obs.cy) | (rec.clearance != obs.clearance))
+        ok = True
+        for j in changed.tolist():
+            if (
+                j in rec.included
+                or _probe_hit(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
+                or _probe_hit(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
+            ):
+                ok = False
+                break
+        if ok:
+            return None if rec.path is None else rec.path.copy()
+    probes: list[tuple[float, float, float, float]] = []
+    included: set[int] = set()
+    path = _search_now(table, obs, start, centre, goal_r, probes, included)
+    if key not in memo and len(memo) >= SEARCH_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = _SearchRecord(
+        obs.cx.copy(),
+        obs.cy.copy(),
+        obs.clearance.copy(),
+        obs.lim2.copy(),
+        frozenset(included),
+        probes,
+        None if path is None else path.copy(),
+    )
+    return path
+
+
+def _search_now(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles.
+
+    Every segment and point judged against all bases is appended to `probes`, and every base
+    the search went around to `included` (what `_search` needs to reuse the answer)."""
     # Fast path: the straight line to the nearest point of the goal is the shortest when it is clear.
     dc = float(np.hypot(*(start - centre)))
     if goal_r > 0 and dc > goal_r:
@@ -1005,6 +1103,8 @@ def _search(
     inc_t = np.empty(0, dtype=int)
     if direct is not None:
         (x0, y0), (x1, y1) = start.tolist(), direct.tolist()
+        probes.append((x0, y0, x1, y1))
+        probes.append((x1, y1, x1, y1))
         hit_b, hit_t = _seg_hits(
             obs, x0, y0, x1, y1, range(len(obs.centres)), range(len(obs.polys)), False, False
         )
@@ -1016,13 +1116,17 @@ def _search(
                 # legal), and the lazy loop would then add what it hits: start from there.
                 inc_b = np.array(hit_b, dtype=np.int64)
                 inc_t = np.array(hit_t, dtype=np.int64)
+                included.update(hit_b)
     if goal_r > 0:
         ang = np.arange(RING) * (2 * math.pi / RING)
         ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+        probes.extend((x, y, x, y) for x, y in ring.tolist())
         ring = ring[_legal_points(table, obs, ring)]
         ring = ring[_lands(table, obs, ring)]
     else:
         ring = np.empty((0, 2))
+        gx, gy = centre.tolist()
+        probes.append((gx, gy, gx, gy))
         if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
@@ -1031,6 +1135,8 @@ def _search(
             return None
         if len(path) == 1:
             return path
+        pts = path.tolist()
+        probes.extend((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True))
         bad_b, bad_t = _violations(obs, path[:-1], path[1:])
         new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
         new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
@@ -1040,6 +1146,7 @@ def _search(
             return path
         inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)
         inc_t = np.array(sorted(have_t | new_t), dtype=np.int64)
+        included.update(new_b)
     return None
 
 

@@ -183,6 +183,8 @@ class Table:
         """The impassable edges pre-digested for the path kernels (see `EdgeKernel`)."""
         self._point_facts: dict[tuple[float, float], tuple[int, int, float]] = {}
         """Cover rank, cover piece and height per exact centre (see `_facts`)."""
+        self.search_memo: dict[tuple[object, ...], object] = {}
+        """Path searches by their question, with what each asked of the bases (`paths._search`)."""
         self.path_memo: dict[tuple[object, ...], tuple[np.ndarray, float] | None] = {}
         """Charge paths by their exact inputs (`paths.charge_path`), oldest dropped first."""
         self.memo: dict[object, object] = {}
