@@ -27,6 +27,7 @@ import shapely
 from skirmish.battlefield.measure import (
     CONTACT,
     OVERLAP_TOL,
+    pair_indices,
     path_length,
     point_segment_distance,
     truncate_path,
@@ -714,7 +715,7 @@ def _bitangents(cx: np.ndarray, cy: np.ndarray, rad: np.ndarray) -> tuple[np.nda
     opposite signs); its feet are c_a - r1 n and c_b - r2 n. Pairs where one circle holds the
     other (or, for inner tangents, where they overlap) have none.
     """
-    i, j = np.triu_indices(len(cx), 1)
+    i, j = pair_indices(len(cx))
     dx = cx[j] - cx[i]
     dy = cy[j] - cy[i]
     z = dx * dx + dy * dy

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from skirmish.battlefield.measure import point_segment_distance
+from skirmish.battlefield.measure import pair_indices, point_segment_distance
 from skirmish.battlefield.table import Table
 
 DENSE_LIMIT = 3.0
@@ -417,7 +417,7 @@ def exact_candidates(
                 qs.append(np.broadcast_to(v, d.shape))
                 us.append(d)
     if len(verts) > 1:
-        i, j = np.triu_indices(len(verts), 1)
+        i, j = pair_indices(len(verts))
         qs.append(verts[i])
         us.append(verts[j] - verts[i])
     if not qs:
