@@ -1,15 +1,17 @@
 """Where a game's time goes, scenario by scenario (issue 15): the figures troupe testing lives by.
 
 - `speed.<scenario>.heuristic_gps` / `.random_gps`: games per second in one process, no log,
-  non-transactional (what `test-troupes` plays), SCENARIO_GAMES seeds each after a warm-up game.
+  non-transactional (what `test-troupes` plays), SCENARIO_GAMES seeds each after a warm-up game;
+  `_cpu_gps` the same per second of process CPU time (honest on a machine shared with others).
 - `speed.<scenario>.ms_engine_rules` / `ms_engine_geometry` / `ms_bot_logic` / `ms_bot_geometry`:
   one heuristic game's milliseconds split by who asked (the engine's `apply` or the bot's
   `choose`) and what ran (the battlefield layer or the rest). Geometry is timed at the outermost
   call into `skirmish.battlefield` (its public functions and `Table` methods, re-bound in every
   module that imported them), so the split costs a little timing overhead of its own: the four
   parts add up to more than 1000 / heuristic_gps.
-- `legal_actions_median_ms` / `_p90_ms` / `_max_ms`: `Game.legal_actions()` at every decision of
-  default-scenario heuristic games (what an RL or search user calls each step).
+- `legal_actions_median_ms` / `_p90_ms` / `_max_ms`, and `legal_actions.<step>.median_ms`:
+  `Game.legal_actions()` CPU time at every decision of default-scenario heuristic games (what an
+  RL or search user calls each step), overall and per step.
 - `replay_verify_ms` lives in bench_engine; `test-troupes` games/s at 1 and 2 workers in
   bench_sim.
 """
@@ -55,14 +57,16 @@ def _play(sc: Any, troupes: list[Any], seed: int, policies: list[str]) -> Game:
     return play_out(g, seat_bots(g, policies))
 
 
-def games_per_second(name: str, policy: str, games: int = SCENARIO_GAMES) -> float:
+def games_per_second(name: str, policy: str, games: int = SCENARIO_GAMES) -> tuple[float, float]:
+    """Games per second of wall time and of process CPU time (the latter barely moved by load)."""
     sc, troupes = _setup(name)
     pols = _policies(sc, policy)
     _play(sc, troupes, 0, pols)  # warm the prepared table and caches
     start = time.perf_counter()
+    cpu = time.process_time()
     for seed in range(1, games + 1):
         _play(sc, troupes, seed, pols)
-    return games / (time.perf_counter() - start)
+    return games / (time.perf_counter() - start), games / (time.process_time() - cpu)
 
 
 class _Split:
@@ -159,20 +163,22 @@ def split_ms(name: str, games: int = 3) -> dict[str, float]:
     }
 
 
-def legal_actions_ms(games: int = 3) -> list[float]:
-    """`legal_actions()` wall time at every decision of default heuristic games."""
+def legal_actions_ms(games: int = 3) -> dict[str, list[float]]:
+    """`legal_actions()` CPU time (process time: a loaded machine inflates wall time, not this)
+    at every decision of default heuristic games, by step ("pending" for a pending decision)."""
     sc, troupes = _setup(DEFAULT_SCENARIO)
     pols = _policies(sc, "heuristic")
     _play(sc, troupes, 0, pols)
-    times: list[float] = []
+    times: dict[str, list[float]] = {}
     for seed in range(1, games + 1):
         g = Game(sc, troupes, seed=seed, bots=pols, record_log=False, transactional=False)
         bots = seat_bots(g, pols)
         while not g.over:
-            g.moved()  # measure the call as a fresh state would see it, not a warm cache
-            t = time.perf_counter()
+            g.moved()  # the per-step geometry as a fresh state sees it
+            step = g.state.step if g.state.pending is None else "pending"
+            t = time.process_time()
             g.legal_actions()
-            times.append((time.perf_counter() - t) * 1000)
+            times.setdefault(step, []).append((time.process_time() - t) * 1000)
             bot = bots[g.state.active_player]
             assert bot is not None
             g.apply(bot.choose(g))
@@ -182,17 +188,23 @@ def legal_actions_ms(games: int = 3) -> list[float]:
 def run() -> dict[str, float]:
     out: dict[str, float] = {}
     for name in SCENARIOS:
-        out[f"speed.{name}.heuristic_gps"] = games_per_second(name, "heuristic")
-        out[f"speed.{name}.random_gps"] = games_per_second(name, "random")
+        for policy in ("heuristic", "random"):
+            wall, cpu = games_per_second(name, policy)
+            out[f"speed.{name}.{policy}_gps"] = wall
+            out[f"speed.{name}.{policy}_cpu_gps"] = cpu
         for key, value in split_ms(name, 2 if name != DEFAULT_SCENARIO else 4).items():
             out[f"speed.{name}.{key}"] = value
-    out["speed_min_heuristic_gps"] = min(v for k, v in out.items() if k.endswith(".heuristic_gps"))
-    out["speed_min_random_gps"] = min(v for k, v in out.items() if k.endswith(".random_gps"))
-    la = legal_actions_ms()
+    for suffix in ("heuristic_gps", "random_gps", "heuristic_cpu_gps", "random_cpu_gps"):
+        out[f"speed_min_{suffix}"] = min(v for k, v in out.items() if k.endswith("." + suffix))
+    by_step = legal_actions_ms()
+    la = [t for ts in by_step.values() for t in ts]
     out["legal_actions_calls"] = float(len(la))
     out["legal_actions_median_ms"] = statistics.median(la)
     out["legal_actions_p90_ms"] = statistics.quantiles(la, n=10)[-1]
     out["legal_actions_max_ms"] = max(la)
+    for step, ts in sorted(by_step.items()):
+        out[f"legal_actions.{step}.median_ms"] = statistics.median(ts)
+    out["legal_actions_worst_step_median_ms"] = max(statistics.median(ts) for ts in by_step.values())
     return out
 
 

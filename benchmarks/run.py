@@ -14,7 +14,8 @@ shows up as `"<module>_error": "<Type>: <message>"` so a broken area is visible,
 small driver (default-scenario heuristic and random games per second in one process, replay
 verification ms) once with `PYTHONPATH=A` and once with `PYTHONPATH=B`, alternating which goes
 first, and reports each tree's medians, the median of the per-round ratios B/A and their spread
-(min-max), so a loaded machine shows up as spread rather than as a false speed-up.
+(min-max), so a loaded machine shows up as spread rather than as a false speed-up. `*_cpu_gps`
+are games per second of process CPU time, which a loaded machine disturbs far less than wall time.
 """
 
 from __future__ import annotations
@@ -117,9 +118,11 @@ out = {}
 for pol in ("heuristic", "random"):
     play(0, [pol, pol])
     t = time.perf_counter()
+    c = time.process_time()
     for seed in range(1, games + 1):
         play(seed, [pol, pol])
     out[pol + "_gps"] = games / (time.perf_counter() - t)
+    out[pol + "_cpu_gps"] = games / (time.process_time() - c)
 rep = parse_replay(replay_of(play(11, ["heuristic", "heuristic"], True)), "<ab>")
 ts = []
 for _ in range(5):
