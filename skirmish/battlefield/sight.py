@@ -12,7 +12,6 @@ microseconds each and a whole game asks tens of thousands.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -312,50 +311,42 @@ def _candidate_vertices(table: Table) -> np.ndarray:
     return hit
 
 
-def _circle_tangents(
-    c1: np.ndarray, r1: float, c2: np.ndarray, r2: float
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The common tangent lines of two circles, each as (point, direction)."""
+def _tangent_lines(
+    c1: np.ndarray, r1: np.ndarray, c2: np.ndarray, r2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Common tangent lines of circle pairs (arrays, broadcast): (pair index, point, direction)."""
     d = c2 - c1
-    z = float(d @ d)
-    out: list[tuple[np.ndarray, np.ndarray]] = []
-    if z <= 1e-18:
-        return out
+    z = (d * d).sum(-1)
+    idx: list[np.ndarray] = []
+    qs: list[np.ndarray] = []
+    us: list[np.ndarray] = []
     for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
-        a1, a2 = s1 * r1, s2 * r2
-        dr = a2 - a1
+        a1 = s1 * r1
+        dr = s2 * r2 - a1
         disc = z - dr * dr
-        if disc < 0:
+        ok = np.flatnonzero((disc >= 0) & (z > 1e-18))
+        if not len(ok):
             continue
-        sq = math.sqrt(disc)
-        n = np.array([dr * d[0] + d[1] * sq, dr * d[1] - d[0] * sq]) / z
-        p = c1 - a1 * n
-        out.append((p, np.array([-n[1], n[0]])))
-    return out
-
-
-def _point_circle_tangents(p: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
-    """(k, 2) directions from p of its tangent lines to the circle (c, r) (none from inside)."""
-    d = c - p
-    dist = math.hypot(d[0], d[1])
-    if dist <= r:
-        return np.empty((0, 2))
-    base = math.atan2(d[1], d[0])
-    off = math.asin(r / dist)
-    return np.array(
-        [[math.cos(base + off), math.sin(base + off)], [math.cos(base - off), math.sin(base - off)]]
-    )
+        sq = np.sqrt(disc[ok])
+        dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[ok]
+        n = np.stack([drk * dx + dy * sq, drk * dy - dx * sq], axis=-1) / zz[:, None]
+        idx.append(ok)
+        qs.append(c1[ok] - a1[ok, None] * n)
+        us.append(np.stack([-n[:, 1], n[:, 0]], axis=-1))
+    if not idx:
+        return np.empty(0, dtype=np.int64), np.empty((0, 2)), np.empty((0, 2))
+    return np.concatenate(idx), np.concatenate(qs), np.concatenate(us)
 
 
 def _between(
-    q: np.ndarray, u: np.ndarray, ca: np.ndarray, ra: float, cb: np.ndarray, rb: float
-) -> np.ndarray:
-    """(k, 2, 2) for lines q + t u meeting both discs: the shortest piece of each joining the two,
-    from a's disc to b's (what a line from one base to the other must clear); lines missing a
-    disc are dropped."""
+    q: np.ndarray, u: np.ndarray, ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For lines q + t u (row k with its own discs a = (ca, ra), b = (cb, rb)) meeting both discs:
+    the shortest piece of each joining the two, from a's disc to b's (what a line from one base
+    to the other must clear), and which rows they are; lines missing a disc are dropped."""
     n = np.sqrt((u * u).sum(-1))
     ok = n > 1e-15
-    q, u = q[ok], u[ok] / n[ok, None]
+    u = u / np.where(ok, n, 1.0)[:, None]
     spans = []
     for c, r in ((ca, ra), (cb, rb)):
         w = c - q
@@ -364,20 +355,20 @@ def _between(
         h2 = r * r - (perp * perp).sum(-1)
         spans.append((t, np.sqrt(np.maximum(h2, 0.0)), h2 >= -1e-12 * r * r))
     (ta, ha, ma), (tb, hb, mb) = spans
-    keep = ma & mb
+    keep = np.flatnonzero(ok & ma & mb)
     a_lo, a_hi, b_lo, b_hi = ta - ha, ta + ha, tb - hb, tb + hb
     forward = a_hi <= b_lo
     back = b_hi <= a_lo
     t0 = np.where(forward, a_hi, np.where(back, a_lo, a_hi))  # the end in a's disc
     t1 = np.where(forward, b_lo, np.where(back, b_hi, a_hi))  # the end in b's disc
     q, u, t0, t1 = q[keep], u[keep], t0[keep], t1[keep]
-    return np.stack([q + t0[:, None] * u, q + t1[:, None] * u], axis=1)
+    return np.stack([q + t0[:, None] * u, q + t1[:, None] * u], axis=1), keep
 
 
-def exact_candidates(
-    table: Table, xy: np.ndarray, radii: np.ndarray, a: int, b: int, block_bases: bool = False
-) -> np.ndarray:
-    """(k, 2, 2) the finite set of lines that decides R-B3 between bases a and b exactly.
+def _candidates(
+    table: Table, xy: np.ndarray, radii: np.ndarray, ti: np.ndarray, tj: np.ndarray, block_bases: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The exact candidate lines of every pair (ti[k], tj[k]) in one batch: (segments, pair k).
 
     The lines from one disc to the other that avoid the blockers form a region of the plane of
     lines bounded by lines tangent to either disc and lines through a corner of a blocker; if it
@@ -387,42 +378,61 @@ def exact_candidates(
     piece joining the discs. With `block_bases` the tangents shared with each other base in the
     hull are added too; dense cover is tested on the same lines with the dense corners added.
     """
-    ca, cb = xy[a], xy[b]
-    ra, rb = INSET * float(radii[a]), INSET * float(radii[b])
-    reach = max(ra, rb) + 1e-9
-    verts = _candidate_vertices(table)
-    if len(verts):
-        verts = verts[point_segment_distance(verts, ca, cb) <= reach]
+    ca, cb = xy[ti], xy[tj]
+    ra, rb = INSET * radii[ti], INSET * radii[tj]
+    reach = np.maximum(ra, rb) + 1e-9
+    owner: list[np.ndarray] = []
     qs: list[np.ndarray] = []
     us: list[np.ndarray] = []
-    discs = [(ca, ra), (cb, rb)]
-    for p, u in _circle_tangents(ca, ra, cb, rb):
-        qs.append(p[None])
-        us.append(u[None])
+    k, q, u = _tangent_lines(ca, ra, cb, rb)
+    owner.append(k)
+    qs.append(q)
+    us.append(u)
     if block_bases:
-        for k in range(len(xy)):
-            if k in (a, b):
-                continue
-            rk = float(radii[k])
-            if float(point_segment_distance(xy[k], ca, cb)) > reach + rk:
-                continue
-            for c, r in discs:
-                for p, u in _circle_tangents(c, r, xy[k], rk):
-                    qs.append(p[None])
-                    us.append(u[None])
-    for v in verts:
-        for c, r in discs:
-            d = _point_circle_tangents(v, c, r)
-            if len(d):
-                qs.append(np.broadcast_to(v, d.shape))
-                us.append(d)
-    if len(verts) > 1:
-        i, j = pair_indices(len(verts))
-        qs.append(verts[i])
-        us.append(verts[j] - verts[i])
-    if not qs:
-        return np.empty((0, 2, 2))
-    return _between(np.concatenate(qs), np.concatenate(us), ca, ra, cb, rb)
+        near = (
+            point_segment_distance(xy[None, :, :], ca[:, None, :], cb[:, None, :])
+            <= reach[:, None] + radii[None, :]
+        )
+        near[np.arange(len(ti)), ti] = False
+        near[np.arange(len(ti)), tj] = False
+        p, m = np.nonzero(near)
+        for c, r in ((ca, ra), (cb, rb)):
+            k, q, u = _tangent_lines(c[p], r[p], xy[m], radii[m])
+            owner.append(p[k])
+            qs.append(q)
+            us.append(u)
+    verts = _candidate_vertices(table)
+    if len(verts):
+        sel = point_segment_distance(verts[None, :, :], ca[:, None, :], cb[:, None, :]) <= reach[:, None]
+        p, v = np.nonzero(sel)
+        for c, r in ((ca, ra), (cb, rb)):
+            # Tangents from each corner in the hull to this disc (corners inside it have none).
+            d = c[p] - verts[v]
+            dist = np.sqrt((d * d).sum(-1))
+            out = np.flatnonzero(dist > r[p])
+            base = np.arctan2(d[out, 1], d[out, 0])
+            off = np.arcsin(r[p[out]] / dist[out])
+            for a in (base + off, base - off):
+                owner.append(p[out])
+                qs.append(verts[v[out]])
+                us.append(np.stack([np.cos(a), np.sin(a)], axis=-1))
+        if len(verts) > 1:
+            i, j = pair_indices(len(verts))
+            p, w = np.nonzero(sel[:, i] & sel[:, j])
+            owner.append(p)
+            qs.append(verts[i[w]])
+            us.append(verts[j[w]] - verts[i[w]])
+    own = np.concatenate(owner)
+    seg, keep = _between(np.concatenate(qs), np.concatenate(us), ca[own], ra[own], cb[own], rb[own])
+    return seg, own[keep]
+
+
+def exact_candidates(
+    table: Table, xy: np.ndarray, radii: np.ndarray, a: int, b: int, block_bases: bool = False
+) -> np.ndarray:
+    """(k, 2, 2) the finite set of lines that decides R-B3 between bases a and b (see `_candidates`)."""
+    seg, _ = _candidates(table, xy, radii, np.array([a]), np.array([b]), block_bases)
+    return seg
 
 
 def _exact_stage(
@@ -435,17 +445,8 @@ def _exact_stage(
     block_bases: bool,
 ) -> np.ndarray:
     """Visibility of the pairs the fan left unresolved, from their exact candidate lines (one batch)."""
-    segs = []
-    owner = []
-    for k, (a, b) in enumerate(zip(ti.tolist(), tj.tolist(), strict=True)):
-        s = exact_candidates(table, xy, radii, a, b, block_bases)
-        segs.append(s)
-        owner.append(np.full(len(s), k))
     ok = np.zeros(len(ti), dtype=bool)
-    if not segs:
-        return ok
-    seg = np.concatenate(segs)
-    own = np.concatenate(owner)
+    seg, own = _candidates(table, xy, radii, ti, tj, block_bases)
     if len(seg) == 0:
         return ok
     clear, _ = _clear(table, seg, ti[own], tj[own], in_region, xy, radii, block_bases)
