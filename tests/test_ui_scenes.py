@@ -71,6 +71,17 @@ def post_and_frame(app: App, *events: pygame.event.Event) -> None:
     app.frame()
 
 
+def pass_step(app: App) -> None:
+    """E as a careful player presses it: after the end-step guard has run out and the hand-over card
+    (hotseat) has been dismissed (issue 16, items 8 and 11)."""
+    app.frame(dt=1.0)
+    scene = app.top()
+    if getattr(scene, "handover", None) is not None:
+        post_and_frame(app, key(pygame.K_RETURN))
+        app.frame(dt=1.0)
+    post_and_frame(app, key(pygame.K_e))
+
+
 def screen_of(scene: BattleScene, x: float, y: float) -> tuple[int, int]:
     px, py = scene.view.to_screen(x, y)
     return (int(round(px)), int(round(py)))
@@ -89,13 +100,16 @@ def test_ui_scripted_turn_reaches_engine_hash(app, default_setup):
     post_and_frame(app, key(pygame.K_RETURN))  # start: deployment
     assert app.top().name == "deploy"
     engine = Game(scenario, troupes, seed=SEED, options=options, bots=[None, None])
-    post_and_frame(app, key(pygame.K_e))  # both players keep the automatic deployment
-    post_and_frame(app, key(pygame.K_e))
+    pass_step(app)  # both players keep the automatic deployment
+    pass_step(app)
     engine.apply(EndStep())
     engine.apply(EndStep())
     app.frame()
     scene = app.top()
     assert isinstance(scene, BattleScene) and scene.name == "battle"
+    assert scene.handover is not None and "avatar" in scene.handover.next_words  # hotseat hand-over
+    post_and_frame(app, key(pygame.K_RETURN))
+    assert scene.handover is None
     game = scene.game
     assert game.state.step == "movement"
     assert game.hash() == engine.hash()
@@ -143,7 +157,7 @@ def test_ui_scripted_turn_reaches_engine_hash(app, default_setup):
             post_and_frame(app, key(pygame.K_d))
             engine.apply(engine.legal_actions()[-1])
         else:
-            post_and_frame(app, key(pygame.K_e))
+            pass_step(app)
             engine.apply(EndStep())
         assert game.hash() == engine.hash()
     assert game.state.turn == 2
@@ -594,11 +608,12 @@ def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, 
     menu = MenuScene(app, scenario, troupes, options, seed=SEED, replay_out=str(tmp_path / "out.json"))
     app.push(menu)
     post_and_frame(app, key(pygame.K_RETURN))
-    post_and_frame(app, key(pygame.K_e))
-    post_and_frame(app, key(pygame.K_e))
-    app.frame()
+    pass_step(app)
+    pass_step(app)
+    app.frame(dt=1.0)
     scene = app.top()
     assert scene.name == "battle"
+    post_and_frame(app, key(pygame.K_RETURN))  # the hand-over card to the first player
     assert any("Esc twice" in k for k, _ in scene.help_lines())
     post_and_frame(app, key(pygame.K_ESCAPE))
     assert app.top() is scene and "Esc again" in scene.message
@@ -643,10 +658,15 @@ def test_ui_r_p4_ability_menu_reasons_are_plain_words(app, default_setup):
     for mid in ("p0.sokka", "p0.aang", "p0.toph"):
         scene.selected = mid
         scene.open_ability_menu()
-        reasons.update({label: why for label, action, why in scene.menu_items if action is None})
-    assert reasons["Boomerang Throw (1 AP)"].startswith("a ranged attack")
-    assert reasons["Air Shield (1 AP)"].startswith("reaction")
-    assert reasons["Seismic Sense (0 AP)"].startswith("passive")
+        reasons.update(
+            {label.split(" (")[0]: why for label, action, why in scene.menu_items if action is None}
+        )
+        labels = [label for label, _, _ in scene.menu_items]
+    assert reasons["Boomerang Throw"].startswith("a ranged attack")
+    assert reasons["Air Shield"].startswith("reaction")
+    assert reasons["Seismic Sense"].startswith("passive")
+    # each entry says what it does (issue 16, item 9): Toph's is the last menu opened
+    assert 'Seismic Sense (0 AP, 12": sees through sight blockers within 12")' in labels
     assert not any("works by itself" in w for w in reasons.values())
     assert (
         scene.named("crosses impassable terrain (`earth_wall_1`)")

@@ -1,17 +1,14 @@
-"""Players that choose actions: `random` (uniform over legal actions) and `heuristic`."""
+"""Players that choose actions: `heuristic`, `random`, and any bot named by import path or plugin.
+
+The policies are listed in one place, `skirmish.bots.registry` (light to import: the CLI reads the
+names from it without loading the engine); this module keeps the short names.
+"""
 
 from __future__ import annotations
 
-from skirmish.bots.heuristic import HeuristicBot
-from skirmish.bots.random_bot import RandomBot
+from skirmish.bots.registry import DEFAULT, NAMED, UnknownPolicy, make_bot, names
 
-POLICIES: dict[str, type[HeuristicBot] | type[RandomBot]] = {"heuristic": HeuristicBot, "random": RandomBot}
+POLICIES: tuple[str, ...] = tuple(NAMED)
+"""The shipped policy names (plugins and `module:Class` paths are accepted too: `registry.names`)."""
 
-
-def make_bot(policy: str, seed: int, player: int) -> HeuristicBot | RandomBot:
-    """A bot of `policy` for seat `player`; `ValueError` naming the known policies otherwise."""
-    try:
-        cls = POLICIES[policy]
-    except KeyError:
-        raise ValueError(f"unknown bot policy {policy!r} (known: {', '.join(sorted(POLICIES))})") from None
-    return cls(seed, player)
+__all__ = ["DEFAULT", "POLICIES", "UnknownPolicy", "make_bot", "names"]

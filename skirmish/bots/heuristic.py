@@ -13,12 +13,12 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import shapely
 
+from skirmish.bots.duel_bot import DuelBot
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
-from skirmish.engine.state import ModelState, melee_weapon
-from skirmish.rules.odds import melee_odds, shot_odds
+from skirmish.engine.queries import matchup
+from skirmish.engine.state import ModelState
 
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
@@ -34,9 +34,12 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
+        self._duel = DuelBot(seed, player)
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
+        if game.rules.technique_duel():
+            return self._duel.choose(game)  # the Avatar Duel's hidden choices (R-X2)
         s = game.state
         if s.pending is not None:
             return self._pending(game)
@@ -85,30 +88,7 @@ class HeuristicBot:
 
         Friends already fighting the foe count (+1 each for me, R-C4), and the foe's one die is
         shared among all of us, so ganging up on a model is valued as the rules make it."""
-        allies = [f for f in game.melee_enemies(foe) if f is not me]
-        mine = melee_score(game, me, [foe], len(allies)).base_total + (
-            1 if charging and not me.charged else 0
-        )
-        theirs = melee_score(game, foe, [me, *allies], 0).base_total
-        mw, tw = melee_weapon(me, game.armoury(me)), melee_weapon(foe, game.armoury(foe))
-        from skirmish.engine.damage import saves_of
-
-        ma, ms = saves_of(game, me)
-        ta, ts = saves_of(game, foe)
-        odds = melee_odds(
-            mine,
-            theirs,
-            attacker_armour=ma,
-            attacker_shield=ms,
-            defender_armour=ta,
-            defender_shield=ts,
-            attacker_shield_breaker=bool(mw and mw.shield_breaker),
-            defender_shield_breaker=bool(tw and tw.shield_breaker),
-            attacker_damage=mw.damage if mw else 1,
-            defender_damage=tw.damage if tw else 1,
-            attacker_hp=me.hp,
-            defender_hp=foe.hp,
-        )
+        odds = matchup(game, me, foe, charging=charging).odds
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
     # ------------------------------------------------------------- Move Phase
@@ -337,20 +317,7 @@ class HeuristicBot:
             spec = next(sp for sp in shooting.shot_specs(game, shooter) if sp.name == a.weapon)
             if game.distance(shooter, target) > spec.range:
                 continue
-            attack, dodge = shooting.shot_scores(game, shooter, target, spec)
-            from skirmish.engine.damage import saves_of
-
-            armour, shield = saves_of(game, target)
-            odds = shot_odds(
-                attack.base_total,
-                dodge.base_total,
-                armour,
-                shield,
-                target.taking_cover,
-                spec.shield_breaker,
-                spec.damage,
-                target.hp,
-            )
+            odds = matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5

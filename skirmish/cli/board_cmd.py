@@ -28,8 +28,8 @@ def board(scenario_name: str, png: str, sight: bool = True) -> None:
         pts += [[w * 0.25, h * 0.5], [w * 0.75, h * 0.5]]
         xy = np.array(pts, dtype=float)
         radii = np.full(len(xy), 0.5)
-        labels = [z.name for z in scenario.deployment] + ["west", "east"]
-        colours = [(60, 90, 200) if i % 2 == 0 else (200, 60, 40) for i in range(len(xy))]
+        labels = [f"watcher in the {z.name.replace('_', ' ')} zone" for z in scenario.deployment]
+        labels += ["west watcher", "east watcher"]
         table = Table.from_scenario(scenario)
         lines = []
         for a in range(len(xy)):

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skirmish.bots.registry import DEFAULT
 from skirmish.cli.errors import UsageProblem, output_path
 
 if TYPE_CHECKING:
@@ -41,13 +42,14 @@ def campaign(
     headless: bool,
     replay_out: str | None,
 ) -> None:
-    from skirmish.cli.play_cmds import POLICIES
+    from skirmish.cli.play_cmds import policy_problem
     from skirmish.engine import campaign as cp
 
     if action not in ACTIONS:
         raise UsageProblem(f"campaign {action}: choose one of {', '.join(ACTIONS)}")
-    if bots is not None and bots not in POLICIES:
-        raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    problem = policy_problem("--bots", bots) if bots is not None else None
+    if problem is not None:
+        raise UsageProblem(problem)
     if seed is not None and seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if not campaign_name.strip():
@@ -189,7 +191,7 @@ def play(
         headless = True
     result: tuple[bool, str, int] | None
     if headless or bots is not None:
-        result = _play_headless(scenario, troupes, game_seed, bots or "heuristic", replay_out)
+        result = _play_headless(scenario, troupes, game_seed, bots or DEFAULT, replay_out)
     else:
         result = _play_window(scenario, troupes, game_seed, replay_out)
         if result is None:
@@ -221,7 +223,7 @@ def _play_headless(
     from skirmish.engine import campaign as cp
 
     hero = cp.hero_side(scenario)
-    policies = [policy if i == hero else (side.bot or "heuristic") for i, side in enumerate(scenario.sides)]
+    policies = [policy if i == hero else (side.bot or DEFAULT) for i, side in enumerate(scenario.sides)]
     game = new_game(scenario, troupes, f"campaign scenario `{scenario.name}`", seed=seed, bots=policies)
     play_out(game, seat_bots(game, policies))
     print_result(game)

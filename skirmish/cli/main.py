@@ -12,14 +12,13 @@ from typing import Annotated
 
 import typer
 
+from skirmish.bots.registry import DEFAULT, NAMED
 from skirmish.cli.errors import UsageProblem, fail
 
-
-class Policy(StrEnum):
-    """Bot policies (`--bots`): `--help` lists them and any other value exits 2."""
-
-    heuristic = "heuristic"
-    random = "random"
+_POLICY_HELP = ", ".join(NAMED) + f" (default {DEFAULT}), an installed plugin's name, or module:Class"
+POLICY_METAVAR = "[" + "|".join(NAMED) + "|MODULE:CLASS]"
+"""`--bots` takes a name of `skirmish.bots.registry` or an import path, so it is a string checked by the
+registry (exit 2 naming the flag), not a click Choice; its metavar still lists the named choices."""
 
 
 class Executor(StrEnum):
@@ -114,7 +113,7 @@ def troupe_cost_cmd(
 
 @app.command("list")
 def list_cmd(
-    kind: Annotated[ListKind, typer.Argument(help="What to list.", metavar="KIND")],
+    kind: Annotated[ListKind, typer.Argument(help="What to list.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object (docs/json.md).")] = False,
 ) -> None:
     """List shipped troupes or scenarios (then the user's own): the name other commands take, then a
@@ -126,7 +125,7 @@ def list_cmd(
 
 @app.command("schema")
 def schema_cmd(
-    kind: Annotated[SchemaKind, typer.Argument(help="Which file's schema.", metavar="KIND")],
+    kind: Annotated[SchemaKind, typer.Argument(help="Which file's schema.")],
 ) -> None:
     """Print the JSON Schema of a troupe, scenario, replay or campaign save file (for editors)."""
     from skirmish.cli.data_cmds import schema
@@ -214,8 +213,13 @@ def play_cmd(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the game's dice stream.")] = 1,
     bots: Annotated[
-        Policy | None,
-        typer.Option("--bots", help="Bots play every side; `--bots` alone means heuristic."),
+        str | None,
+        typer.Option(
+            "--bots",
+            metavar=POLICY_METAVAR,
+            help=f"Bots play every side: {_POLICY_HELP}; `--bots` alone means {DEFAULT}; a,b gives one "
+            "per side.",
+        ),
     ] = None,
     headless: Annotated[
         bool, typer.Option("--headless", help="No window: play and print the result.")
@@ -241,7 +245,7 @@ def play_cmd(
         scenario,
         troupe or [],
         seed,
-        bots.value if bots is not None else None,
+        bots,
         headless,
         turns,
         replay_out,
@@ -323,7 +327,18 @@ def test_troupes_cmd(
     ] = None,
     turns: Annotated[int | None, typer.Option("--turns", help="Override the scenario's turn limit.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE.")] = None,
-    bots: Annotated[Policy, typer.Option("--bots", help="Bot policy for every seat.")] = Policy.heuristic,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", metavar=POLICY_METAVAR, help=f"Bot policy for every seat: {_POLICY_HELP}."),
+    ] = DEFAULT,
+    bots_a: Annotated[
+        str | None,
+        typer.Option("--bots-a", metavar=POLICY_METAVAR, help="Bot of troupe A's side (default --bots)."),
+    ] = None,
+    bots_b: Annotated[
+        str | None,
+        typer.Option("--bots-b", metavar=POLICY_METAVAR, help="Bot of troupe B's side (default --bots)."),
+    ] = None,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
     ] = None,
@@ -356,20 +371,27 @@ def test_troupes_cmd(
         batch,
         turns,
         option or [],
-        bots.value,
+        bots,
         save_replays,
         resume,
+        bots_a,
+        bots_b,
     )
 
 
 @app.command("campaign")
 def campaign_cmd(
-    action: Annotated[str, typer.Argument(help="status (default), play or reset.")] = "status",
+    action: Annotated[
+        str | None, typer.Argument(help="status, play or reset; none: how to play, then the status.")
+    ] = None,
     file: Annotated[
         str | None, typer.Option("--file", help="Save file (default: campaign.json in the data folder).")
     ] = None,
     campaign: Annotated[str, typer.Option("--campaign", help="Campaign name or file.")] = "aangs_destiny",
-    bots: Annotated[Policy | None, typer.Option("--bots", help="Heroes played by this bot policy.")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option("--bots", metavar=POLICY_METAVAR, help=f"Heroes played by this bot: {_POLICY_HELP}."),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
@@ -377,7 +399,43 @@ def campaign_cmd(
     """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
-    run_campaign(action, file, campaign, bots.value if bots is not None else None, seed, headless, replay_out)
+    if action is None:  # `skirmish campaign` alone: say how to play before where the campaign stands
+        print(CAMPAIGN_HOWTO)
+        action = "status"
+    run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+
+
+CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter.
+  skirmish campaign play             play the next chapter (the window; --headless lets bots play)
+  skirmish campaign play --bots      bots play the heroes too (watch, or test a chapter)
+  skirmish campaign status           where the campaign stands (chapter, what carried over, games won)
+  skirmish campaign reset            start again at chapter 1
+A win opens the next chapter and carries the heroes' gains over; a loss plays the chapter again.
+The save is campaign.json in your data folder (`skirmish list folders`; --file elsewhere);
+--campaign picks another campaign.
+"""
+
+
+@app.command("what-if")
+def what_if_cmd(
+    replay: Annotated[str, typer.Argument(help="A replay or save file (JSON).")],
+    at: Annotated[str, typer.Option("--at", help="Re-play from the position after this many actions.")],
+    games: Annotated[str, typer.Option("--games", help="How many endings to re-play.")] = "200",
+    seed: Annotated[str, typer.Option("--seed", help="Run seed: ending i rolls derive_seed(seed, i).")] = "1",
+    workers: Annotated[
+        str | None, typer.Option("--workers", help="Worker processes (default: the cores).")
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option("--bots", metavar=POLICY_METAVAR, help=f"Bot policy for every seat: {_POLICY_HELP}."),
+    ] = DEFAULT,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Re-play the rest of a game N times with bots and fresh dice: the outcome distribution with
+    its 95% interval, next to what really happened (was it the dice or the plan?)."""
+    from skirmish.cli.whatif_cmd import what_if
+
+    what_if(replay, at, games, seed, workers, bots, json_out)
 
 
 def _bots_flag(argv: list[str]) -> list[str]:
@@ -394,7 +452,7 @@ def _bots_flag(argv: list[str]) -> list[str]:
     for i, arg in enumerate(argv):
         out.append(arg)
         if arg == "--bots" and (i + 1 >= len(argv) or _positional(argv[0], argv[i + 1])):
-            out.append("heuristic")
+            out.append(DEFAULT)
     return out
 
 
@@ -514,9 +572,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0) from None
     except SystemExit as exc:
         if exc.code == 1 and (
-            type(sys.stdout).__name__ == "PacifyFlushWrapper" or _stdout_identity() != before
+            type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper" or _stdout_identity() != before
         ):
-            # EPIPE met by typer (it swaps in click's pacifying wrapper) or by rich (it points stdout
+            # EPIPE met by typer (it swaps in click's pacifying wrapper, `_PacifyFlushWrapper` in click
+            # before typer vendored it) or by rich (it points stdout
             # at /dev/null); both then exit 1, but a reader that stopped reading is no error here.
             _quiet_stdout()
             raise SystemExit(0) from None

@@ -6,13 +6,39 @@ import json
 import os
 import sys
 
+from skirmish.bots.registry import DEFAULT, NAMED
 from skirmish.cli.errors import UsageProblem, output_path, write_output, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
-from skirmish.data.scenario import BOT_POLICIES
 
-POLICIES = BOT_POLICIES
+POLICIES = tuple(NAMED)
+"""The shipped bot policies (`skirmish.bots.registry` lists them; plugins and module:Class work too)."""
+
+
+def policy_problem(flag: str, value: str) -> str | None:
+    """What is wrong with one bot policy given to `flag`, in one line, or None if it names a bot."""
+    from skirmish.bots.registry import check, describe, is_import_path
+
+    if value in POLICIES:
+        return None
+    problem = check(value)
+    if problem is None:
+        return None
+    if is_import_path(value):
+        return f"{flag} {value}: {problem.split(': ', 1)[-1]}"
+    return f"{flag} {value}: unknown policy (choose {describe()})"
+
+
+def seat_policies(flag: str, value: str, sides: int) -> list[str]:
+    """One policy for every side (`heuristic`), or one per side in side order (`heuristic,random`)."""
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) not in (1, sides):
+        raise UsageProblem(f"{flag} {value}: give one policy for every side, or one per side ({sides})")
+    problems = [p for p in (policy_problem(flag, part) for part in parts) if p is not None]
+    if problems:
+        raise UsageProblem(*problems)
+    return parts * sides if len(parts) == 1 else parts
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
@@ -229,8 +255,10 @@ def play(
 
     if seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
-    if bots is not None and bots not in POLICIES:
-        raise UsageProblem(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    if bots is not None:
+        problems = [p for p in (policy_problem("--bots", b.strip()) for b in bots.split(",")) if p]
+        if problems:
+            raise UsageProblem(*problems)
     if replay_out is not None:
         output_path(replay_out, "--replay")
     if screenshot is not None:
@@ -243,6 +271,9 @@ def play(
             file=sys.stderr,
         )
         headless = True
+    per_side = seat_policies("--bots", bots, len(scenario.sides)) if bots is not None else None
+    if not headless and bots is not None and "," in bots:
+        raise UsageProblem(f"--bots {bots}: one policy per side works with --headless (the window seats one)")
     if json_out and not headless:
         raise UsageProblem("--json: only with --headless (a window game prints nothing)")
     if not headless:
@@ -252,7 +283,7 @@ def play(
             scenario, troupes, options, seed=seed, bots=bots, replay_out=replay_out, screenshot=screenshot
         )
         return
-    policies = [bots or side.bot or "heuristic" for side in scenario.sides]
+    policies = per_side or [side.bot or DEFAULT for side in scenario.sides]
     game = new_game(scenario, troupes, source, seed=seed, options=options, bots=policies)
     play_out(game, seat_bots(game, policies))
     if not json_out:

@@ -19,12 +19,10 @@ from typing import IO, Any
 from skirmish.cli.errors import UsageProblem, nonempty, output_path, write_rendered
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
-from skirmish.data.scenario import BOT_POLICIES
 
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 512
 MAX_ROUND_ROBIN = 16
-POLICIES = BOT_POLICIES
 
 
 def _check_flags(
@@ -40,7 +38,11 @@ def _check_flags(
     batch: int | None,
     outputs: dict[str, str | None],
     bots: str,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
 ) -> None:
+    from skirmish.cli.play_cmds import policy_problem
+
     problems: list[str] = []
     if round_robin:
         if len(troupes) < 2:
@@ -67,8 +69,10 @@ def _check_flags(
         problems.append(f"--stop-width {stop_width}: an interval width between 0 and 1, e.g. 0.1")
     if batch is not None and not 1 <= batch <= 10_000:
         problems.append(f"--batch {batch}: choose 1 to 10000 games per task")
-    if bots not in POLICIES:
-        problems.append(f"--bots {bots}: unknown policy (choose {', '.join(POLICIES)})")
+    for flag, policy in (("--bots", bots), ("--bots-a", bots_a), ("--bots-b", bots_b)):
+        problem = policy_problem(flag, policy) if policy is not None else None
+        if problem is not None:
+            problems.append(problem)
     for i, arg in enumerate(troupes):
         if not arg.strip():
             problems.append(f"TROUPES: troupe {i + 1} is empty; give a name or a file")
@@ -292,6 +296,10 @@ def _open_results(path: str, plan: Any, games: int, size: int, identity: dict[st
 
     digest, about = run_identity(plan, games, size, identity)
     p = Path(path)
+    if p.exists() and not p.is_file():  # a FIFO or device would block or swallow the results
+        raise UsageProblem(
+            f"--resume {path}: is not a regular file; give a file (new, or an interrupted run's)"
+        )
     resumed: list[Any] = []
     at: int | None = None
     if p.exists() and p.stat().st_size > 0:
@@ -373,6 +381,8 @@ def run_test_troupes(
     bots: str,
     save_replays: str | None,
     resume: str | None = None,
+    bots_a: str | None = None,
+    bots_b: str | None = None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
     workers = _parse_workers(workers_arg)
@@ -389,6 +399,8 @@ def run_test_troupes(
         batch,
         {"--csv": csv_out, "--plot": plot_out, "--save-replays": save_replays, "--resume": resume},
         bots,
+        bots_a,
+        bots_b,
     )
     if plot_out is not None:
         try:
@@ -425,6 +437,8 @@ def run_test_troupes(
         options,
         seed,
         policy=bots,
+        policy_a=bots_a,
+        policy_b=bots_b,
         scenario_arg=scenario_arg or DEFAULT_SCENARIO,
         turns=turns,
         option_args=tuple(option_args),
@@ -434,6 +448,8 @@ def run_test_troupes(
     size = batch if batch is not None else default_batch_size(games)
     label = "Round robin" if round_robin else f"{loaded[0].title} v {loaded[1].title}"
     identity = {"compare": compare, "round_robin": round_robin, "stop_width": stop_width}
+    if bots_a is not None or bots_b is not None:  # a run with a bot per side is another run
+        identity |= {"bots_a": bots_a, "bots_b": bots_b}
     with contextlib.ExitStack() as stack:
         results = _open_results(resume, plan, games, size, identity) if resume else None
         resumed: list[Any] = []
@@ -472,6 +488,8 @@ def run_test_troupes(
         "executor": executor,
         "seconds": result.seconds,
         "games_per_second": result.games_per_second,
+        "bots_a": bots_a or bots,  # the bot that played troupe A's side, and B's
+        "bots_b": bots_b or bots,
     }
     if round_robin:
         report = _round_robin_report(result, args, loaded, pairs, meta)
@@ -487,6 +505,9 @@ def run_test_troupes(
         print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
         print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+    if save_replays:
+        where = Path(save_replays).resolve()
+        print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
 
 
 def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from skirmish.data.errors import DataError, Problem
+
 APP = "skirmish"
 OUTPUT_KINDS = ("saves", "replays", "screenshots")
 
@@ -40,13 +42,26 @@ def default_output(kind: str, name: str) -> Path:
     folder is created so the write that follows can succeed."""
     if kind not in OUTPUT_KINDS:
         raise ValueError(f"unknown output kind {kind!r} (known: {', '.join(OUTPUT_KINDS)})")
-    folder = data_dir() / kind
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / name
+    return _made(data_dir() / kind) / name
 
 
 def default_campaign_save() -> Path:
     """The campaign save's default place; its folder is created."""
-    folder = data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / "campaign.json"
+    return _made(data_dir()) / "campaign.json"
+
+
+def _made(folder: Path) -> Path:
+    """`folder`, created if need be; one that cannot be made is bad input naming it (exit 2), since
+    `$SKIRMISH_DATA` or an explicit path is the way out."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise DataError(
+            [
+                Problem(
+                    str(folder), "", f"cannot make the data folder ({why}); set SKIRMISH_DATA or give a path"
+                )
+            ]
+        ) from None
+    return folder

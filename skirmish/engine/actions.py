@@ -125,6 +125,33 @@ class Disengage(Action):
     path: Path
 
 
+@dataclass(frozen=True, slots=True)
+class Build(Action):
+    """The Avatar Duel: build this round's techniques behind the shield (R-X2), in the text form of
+    `engine.duel.pieces` (`fire.L.point+earth.M.stand / ...`). Hidden from the other players until
+    revealed; the replay keeps it, so the game re-simulates exactly."""
+
+    model: str
+    techniques: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Action):
+    """The Avatar Duel: call ATTACK, reveal technique `technique` (a, b, c or d) against `target`."""
+
+    model: str
+    target: str
+    technique: str
+
+
+@dataclass(frozen=True, slots=True)
+class Defend(Action):
+    """The Avatar Duel: the attacked Avatar reveals technique `technique` to defend with."""
+
+    model: str
+    technique: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.__name__: cls
     for cls in (
@@ -140,6 +167,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
         React,
         Advance,
         Disengage,
+        Build,
+        Attack,
+        Defend,
     )
 }
 

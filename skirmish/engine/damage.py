@@ -43,8 +43,16 @@ def inflict(
         )
         or "no save allowed"
     )
+    rolled = [{"save": r.name, "need": r.need, "die": r.die, "saved": r.success} for r in result.saves.rolls]
     if result.saves.saved:
-        game.emit("save", f"{target.name} saves against {source}: {saves}", (target.id,), rolls_from=start)
+        game.emit(
+            "save",
+            f"{target.name} saves against {source}: {saves}",
+            (target.id,),
+            rolls_from=start,
+            saves=rolled,
+            source=source,
+        )
         return result
     target.hp = result.hp_after
     if result.hp_lost > 0:
@@ -61,7 +69,16 @@ def inflict(
             game.state.extra.setdefault("ko_by", {})[target.id] = by.player
         text += f" — {target.name} is KO'd"
     ids = (target.id,) if by is None else (target.id, by.id)
-    game.emit("wound" if not result.ko else "ko", text, ids, rolls_from=start)
+    game.emit(
+        "wound" if not result.ko else "ko",
+        text,
+        ids,
+        rolls_from=start,
+        saves=rolled,
+        source=source,
+        hp_lost=result.hp_lost,
+        hp_left=target.hp,
+    )
     game.rules.on_wound(target, result.hp_lost, by)
     return result
 

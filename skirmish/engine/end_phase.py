@@ -234,6 +234,7 @@ def tally(game: Game) -> None:
     """R-E3: KOs made this turn and zones held score Battle Points, per player, per turn."""
     s = game.state
     points = [0] * len(s.players)
+    why: list[list[str]] = [[] for _ in s.players]
     ko_by = s.extra.get("ko_by", {})
     ko_points = (
         game.options.ko_points if game.options.ko_points is not None else game.scenario.scoring.ko_points
@@ -241,6 +242,8 @@ def tally(game: Game) -> None:
     for m in s.models:
         if m.ko and m.ko_turn == s.turn and m.id in ko_by:
             points[ko_by[m.id]] += ko_points
+            if ko_points:
+                why[ko_by[m.id]].append(f"KO of {m.name}: +{ko_points}")
     for zone in game.scenario.scoring.zones:
         poly = shapely.Polygon(zone.polygon)
         holders = [m for m in s.models if m.active and shapely.contains_xy(poly, *s.xy[m.index])]
@@ -253,17 +256,22 @@ def tally(game: Game) -> None:
                 counts[m.player] = counts.get(m.player, 0) + 1
             holder = min(counts, key=lambda p: (-counts[p], p))
             points[holder] += zone.points
+            why[holder].append(f"{zone.name.replace('_', ' ')} held alone: +{zone.points}")
     extra = game.rules.extra_points()
     for p, v in enumerate(extra):
         points[p] += v
+        if v:
+            why[p].append(f"scenario: {v:+d}")
     for p, v in enumerate(points):
         s.players[p].battle_points.append(v)
     game.emit(
         "score",
         f"Turn {s.turn} Battle Points: "
         + ", ".join(
-            f"{pl.name} {v} (total {pl.total_points})" for pl, v in zip(s.players, points, strict=True)
+            f"{pl.name} {v} ({'; '.join([*w, f'total {pl.total_points}'])})"
+            for pl, v, w in zip(s.players, points, why, strict=True)
         ),
+        why={pl.name: w for pl, w in zip(s.players, why, strict=True)},
     )
 
 

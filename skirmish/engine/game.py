@@ -10,8 +10,9 @@ each step live in their own modules (`movement`, `shooting`, `charges`, `melee`,
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,10 +28,13 @@ from skirmish.data.troupe import Troupe
 from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, scenario_rules, shooting
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
+from skirmish.engine.inputs import resolve_game_inputs
 from skirmish.engine.log import Event
-from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS, STEP_INDEX, TURN
+from skirmish.engine.names import display_names
+from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
+from skirmish.engine.skips import note_skip
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
-from skirmish.rules.dice import Dice
+from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
 
 STEP_RULE = {
     "deploy": "R-T1",
@@ -51,9 +55,7 @@ STEP_RULE = {
 @dataclass
 class _Snapshot:
     state: GameState
-    dice_state: int
-    dice_history: int
-    dice_forced: list[int]
+    dice: DiceSnapshot
     log_len: int
     history_len: int
     table: Table
@@ -93,6 +95,8 @@ class Game:
         self.log: list[Event] = []
         self.history: list[Action] = []
         self._undo: list[_Snapshot] = []
+        self._observers: list[Callable[[Event], None]] = []
+        self._outbox: list[Event] = []
         self._version = 0
         self._geo_version = -1
         self._sight_version = -1
@@ -102,9 +106,41 @@ class Game:
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
         self.rules = scenario_rules.for_scenario(self)
+        # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
+        ext = self.rules.extensions()
+        self._turn = self.rules.turn_steps()
+        self._step_index = {sp.name: i for i, sp in enumerate(self._turn)}
+        self._begin = {**_BEGIN, **ext.get("begin", {})}
+        self._has_opts = {**_HAS_OPTIONS, **ext.get("has_options", {})}
+        self._generators = {**_GENERATORS, **ext.get("generators", {})}
+        self._handlers = {**_HANDLERS, **ext.get("handlers", {})}
+        self._pending_gen = ext.get("pending", {})
         deploy.auto_deploy(self)
         self._begin_step(DEPLOY.name)
         self._run_until_input()
+
+    @classmethod
+    def from_scenario(
+        cls,
+        scenario: str | Path | Scenario,
+        troupes: Sequence[str | Path | Troupe | None] | None = None,
+        *,
+        seed: int = 0,
+        options: RuleOptions | Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Game:
+        """A game from names or files, as the command line takes them (`Game.from_scenario("open_battle")`).
+
+        Each troupe is a shipped name, a file or a `Troupe`; None (or a shorter list) keeps the
+        scenario's default for that side. `options` overrides the scenario's rule options field by
+        field. Bad names and files raise `DataError` naming the file and field."""
+        sc, trs, opts = resolve_game_inputs(scenario, troupes, options)
+        return cls(sc, trs, seed=seed, options=opts, **kwargs)
+
+    def __repr__(self) -> str:
+        s = self.state
+        where = "over" if s.over else f"turn {s.turn} {s.step}, player {s.active_player} to act"
+        return f"<Game {self.scenario.name} seed={self.seed} {where}, {len(self.history)} actions>"
 
     # ----------------------------------------------------------------- set-up
     def _build_state(self, bots: Sequence[str | None] | None) -> GameState:
@@ -121,6 +157,8 @@ class Game:
                     mid = f"p{p}.{entry.profile.name}{suffix}"
                     models.append(ModelState(mid, len(models), p, entry.profile, hp=entry.profile.hp))
                     radii.append(entry.profile.base / 2)
+        for m, label in zip(models, display_names(models, [pl.name for pl in players]), strict=True):
+            m.label = label
         n = len(models)
         return GameState(
             models, players, np.zeros((n, 2)), np.asarray(radii, dtype=float), order=list(range(len(players)))
@@ -297,11 +335,36 @@ class Game:
     def emit(
         self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
     ) -> None:
-        if not self.record_log:
+        if not self.record_log and not self._observers:
             return
         rolls = tuple(self.dice.history[rolls_from:]) if rolls_from is not None else ()
         s = self.state
-        self.log.append(Event(s.turn, s.phase, s.step, kind, text, tuple(models), rolls, data))
+        event = Event(s.turn, s.phase, s.step, kind, text, tuple(models), rolls, data)
+        if self.record_log:
+            self.log.append(event)
+        if self._observers:
+            self._outbox.append(event)
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        """Call `callback(event)` with every event of each action that `apply` commits; returns the
+        function that unsubscribes it.
+
+        Events reach observers only once the action is accepted (a refused action's events are
+        dropped with it), so an observer never sees something the game took back. It works with
+        `record_log=False` too. Undo sends no event: observers that mirror the game re-read it."""
+        self._observers.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._observers:
+                self._observers.remove(callback)
+
+        return unsubscribe
+
+    def _deliver(self) -> None:
+        outbox, self._outbox = self._outbox, []
+        for event in outbox:
+            for callback in list(self._observers):
+                callback(event)
 
     # ----------------------------------------------------------------- actions
     def legal_actions(self) -> list[Action]:
@@ -310,12 +373,14 @@ class Game:
         if s.over:
             return []
         if s.pending is not None:
+            if s.pending.kind in self._pending_gen:
+                return self._pending_gen[s.pending.kind](self)
             return (
                 charges.pending_actions(self)
                 if s.pending.kind == "counter_charge"
                 else abilities.pending_actions(self)
             )
-        gen = _GENERATORS.get(s.step)
+        gen = self._generators.get(s.step)
         actions = gen(self, s.active_player) if gen else []
         actions.extend(abilities.candidates(self, s.active_player))
         actions.append(EndStep())
@@ -335,12 +400,17 @@ class Game:
                 else f"the {SPECS[s.step].title} step"
             )
             raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
-        handler: Callable[[Game, Action], None] = _HANDLERS[kind]
+        handler: Callable[[Game, Action], None] = self._handlers[kind]
         if not self.transactional:
             # Replays and batch runs abandon the game on any refusal, so they skip the snapshot.
-            handler(self, action)
-            self.history.append(action)
-            self._run_until_input()
+            try:
+                handler(self, action)
+                self.history.append(action)
+                self._run_until_input()
+            except Exception:
+                self._outbox.clear()
+                raise
+            self._deliver()
             return
         snap = self._snapshot()
         rolls_before = len(self.dice.history)
@@ -358,6 +428,38 @@ class Game:
             self._undo.clear()  # dice are commit points (design principle 8)
         else:
             self._undo.append(snap)
+        self._deliver()
+
+    def refusal(self, action: Action) -> IllegalAction | None:
+        """Why `apply(action)` would refuse it now, or None if it would be accepted; nothing changes.
+
+        The same code as `apply` runs (the step's allowed actions, then the handler's checks), on
+        the snapshot path, and is always taken back. It stops at the first die: a roll is where an
+        action commits, so asking never rolls, never spends forced dice and reveals no outcome."""
+        real, observers, undo = self.dice, self._observers, list(self._undo)
+        # The geometry of this position, computed before the trial: if the trial moves nothing, it
+        # is still true afterwards and the next question does not compute it again.
+        self._refresh_geo()
+        self.sight()
+        transactional, version = self.transactional, self._version
+        snap = self._snapshot()
+        # One snapshot is enough: this one is always restored, so apply need not take its own.
+        self.dice, self._observers, self.transactional = NoRolls(real.seed, state=real.state), [], False
+        try:
+            self.apply(action)
+        except IllegalAction as exc:
+            return exc
+        except WouldRoll:
+            return None
+        finally:
+            self.dice, self._observers, self.transactional = real, observers, transactional
+            self._restore(snap)
+            self._undo = undo
+            if self._version == version + 1 and self._geo_version == self._sight_version == version:
+                # Nothing called `moved()` during the trial (only the restore did), so the geometry
+                # computed above, from the position before it, still describes the restored one.
+                self._version = version
+        return None
 
     def end_step(self, player: int | None = None) -> None:
         """The active player passes this step."""
@@ -371,6 +473,11 @@ class Game:
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)
+
+    def forget_undo(self) -> None:
+        """Drop the undo stack: after the position was set up by hand (`engine.setup`), taking back an
+        earlier action would also take back the set-up."""
+        self._undo.clear()
 
     def undo(self) -> bool:
         """Take back the last action if no die was rolled since (design principle 8)."""
@@ -398,9 +505,7 @@ class Game:
         new.terrain_added = list(s.terrain_added)
         return _Snapshot(
             new,
-            self.dice.state,
-            len(self.dice.history),
-            list(self.dice._forced),
+            self.dice.snapshot(),
             len(self.log),
             len(self.history),
             self.table,
@@ -420,13 +525,11 @@ class Game:
             live.models, live.players = models, players
         else:
             self.state = saved
-        self.dice._state = snap.dice_state
-        del self.dice.history[snap.dice_history :]
-        self.dice._forced.clear()
-        self.dice._forced.extend(snap.dice_forced)
+        self.dice.restore(snap.dice)
         del self.log[snap.log_len :]
         del self.history[snap.history_len :]
         self.table = snap.table
+        self._outbox.clear()
         self._undo_stale()
 
     def _undo_stale(self) -> None:
@@ -441,7 +544,7 @@ class Game:
         s.active_index = 0
         for p in s.players:
             p.done = False
-        hook = _BEGIN.get(name)
+        hook = self._begin.get(name)
         if hook is not None:
             hook(self)
         self.rules.on_step(name)
@@ -451,20 +554,20 @@ class Game:
         if s.step == DEPLOY.name:
             self._start_turn()
             return
-        i = STEP_INDEX[s.step]
-        if i + 1 < len(TURN):
-            self._begin_step(TURN[i + 1].name)
+        i = self._step_index[s.step]
+        if i + 1 < len(self._turn):
+            self._begin_step(self._turn[i + 1].name)
         elif not s.over:
             self._start_turn()
 
     def _start_turn(self) -> None:
         s = self.state
         s.turn += 1
-        s.step, s.phase = TURN[0].name, TURN[0].phase
+        s.step, s.phase = self._turn[0].name, self._turn[0].phase
         if self.options.priority_roll:
             s.order = self._priority_order()
         self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
-        self._begin_step(TURN[0].name)
+        self._begin_step(self._turn[0].name)
 
     def _priority_order(self) -> list[int]:
         """R-T2 option: every player rolls a D6, highest first; tied players roll again among themselves."""
@@ -498,13 +601,15 @@ class Game:
                     p = s.order[s.active_index]
                     if not s.players[p].done and self._has_options(p):
                         return
+                    if not s.players[p].done:
+                        note_skip(self, p)
                     s.players[p].done = True
                     s.active_index += 1
             self._next_step()
             s = self.state
 
     def _has_options(self, player: int) -> bool:
-        check = _HAS_OPTIONS.get(self.state.step)
+        check = self._has_opts.get(self.state.step)
         if check is not None and check(self, player):
             return True
         return abilities.has_options(self, player)
@@ -514,6 +619,14 @@ class Game:
         s = self.state
         if s.pending is None and s.players[s.order[s.active_index]].done:
             s.active_index += 1
+
+    # ----------------------------------------------------------------- what a player may know
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may know now, for the UI and bots: everything public, and of hidden things
+        (the Duel's techniques behind the shield) only that player's own. See `engine.observe`."""
+        from skirmish.engine.observe import observation
+
+        return observation(self, player)
 
     # ----------------------------------------------------------------- results
     def finish(self, reason: str) -> None:

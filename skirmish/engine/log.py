@@ -1,4 +1,10 @@
-"""The game log: every action and every die, with the named modifiers behind each score."""
+"""The game log: every action and every die, with the named modifiers behind each score.
+
+Each event carries a sentence for people (`text`) and, for rolls and scores, the same facts as
+data (`data`): a shot's two scores with their named modifiers, a melee's scores per model, so a
+notebook, an observer or the UI reads numbers instead of parsing sentences. The log is not part of
+the state hash; neither the text nor the data is.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skirmish.rules.dice import Roll
+from skirmish.rules.modifiers import Score
 
 
 @dataclass(frozen=True)
@@ -30,4 +37,22 @@ class Event:
             "text": self.text,
             "models": list(self.models),
             "rolls": [{"sides": r.sides, "value": r.value, "purpose": r.purpose} for r in self.rolls],
+            "data": self.data,
         }
+
+    def __repr__(self) -> str:
+        text = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        return f"<Event t{self.turn} {self.step} {self.kind}: {text!r}>"
+
+
+def score_data(score: Score) -> dict[str, Any]:
+    """A score as plain data (JSON-ready): the characteristic, each named modifier in the order they
+    apply (positive first), the die (None before the roll or when none was rolled) and the totals."""
+    return {
+        "stat": score.stat_name,
+        "value": score.stat,
+        "modifiers": [{"name": m.name, "value": m.value} for m in score.ordered],
+        "die": score.die,
+        "base_total": score.base_total,
+        "total": score.total,
+    }

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.battlefield.measure import CONTACT
 from skirmish.engine.damage import inflict
+from skirmish.engine.log import score_data
 from skirmish.engine.shooting import remove_casualties as _remove
 from skirmish.engine.state import ModelState, melee_weapon, weapons_of
 from skirmish.rules.combat import combat_score, melee_exchanges
@@ -101,11 +102,25 @@ def resolve_melee(game: Game) -> None:
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
         lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group]
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+        # one line per pair for readers (the UI's short form); "result" is filled in as hits land
+        exchanges = [
+            {
+                "a": s.models[a].id,
+                "b": s.models[b].id,
+                "a_score": scores[a].total,
+                "b_score": scores[b].total,
+                "winner": next((s.models[w].id for w, lo in results if {w, lo} == {a, b}), None),
+                "result": "tie",
+            }
+            for a, b in (group_pairs if game.record_log else [])
+        ]
         game.emit(
             "melee",
             "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
             tuple(s.models[i].id for i in group),
             rolls_from=start,
+            scores={s.models[i].id: score_data(scores[i]) for i in group},
+            exchanges=exchanges,
         )
         for i in group:
             s.models[i].fought = True
@@ -118,7 +133,7 @@ def resolve_melee(game: Game) -> None:
             weapon = melee_weapon(winner, game.armoury(winner))
             damage = weapon.damage if weapon else 1
             breaker = weapon.shield_breaker if weapon else False
-            inflict(
+            hit = inflict(
                 game,
                 loser,
                 damage,
@@ -126,6 +141,18 @@ def resolve_melee(game: Game) -> None:
                 by=winner,
                 source=f"{winner.name}'s {weapon.title if weapon else 'blows'}",
             )
+            words = (
+                "no effect"
+                if hit is None
+                else "saved"
+                if hit.saves.saved
+                else "KO"
+                if loser.ko
+                else f"-{hit.hp_lost} HP"
+            )
+            for ex in exchanges:
+                if ex["winner"] == winner.id and loser.id in (ex["a"], ex["b"]):
+                    ex["result"] = words
 
 
 def remove_casualties(game: Game) -> None:

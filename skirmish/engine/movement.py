@@ -51,7 +51,7 @@ def begin_ap_roll(game: Game) -> None:
                 m.chi_blocked -= 1
             else:
                 m.ap = m.profile.ap + roll
-        game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start)
+        game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
 
 
 def end_glides(game: Game) -> None:

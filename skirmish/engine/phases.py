@@ -42,9 +42,22 @@ TURN: tuple[StepSpec, ...] = (
     _step("turn_end", "end", "Turn ends"),
 )
 
+DUEL_TURN: tuple[StepSpec, ...] = (
+    TURN[0],
+    TURN[1],
+    _step("build", "move", "Building techniques behind the shield", "Build"),
+    _step("duel", "combat", "ATTACK! and counter-attack"),
+    _step("round_end", "end", "The round ends: pieces return"),
+    TURN[-1],
+)
+"""The Avatar Duel's turn (R-X2): move, build in secret, the round of attacks, pieces return. Its
+attacks are offered one at a time as pending decisions (`duel_call`, `duel_defend`)."""
+
 STEP_INDEX = {s.name: i for i, s in enumerate(TURN)}
-SPECS = {s.name: s for s in (DEPLOY, *TURN)}
+SPECS = {s.name: s for s in (DEPLOY, *TURN, *DUEL_TURN)}
 PENDING_ACTIONS = {
     "counter_charge": frozenset({"CounterCharge", "Decline"}),
     "reaction": frozenset({"React", "Decline"}),
+    "duel_call": frozenset({"Attack", "Decline"}),
+    "duel_defend": frozenset({"Defend", "Decline"}),
 }

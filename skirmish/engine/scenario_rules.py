@@ -6,8 +6,9 @@ conditions (escort, the Pursuit, the Duel, the Day of Black Sun) subclass `Scena
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from skirmish.engine.phases import TURN, StepSpec
 from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
@@ -22,6 +23,23 @@ class ScenarioRules:
 
     def on_step(self, step: str) -> None:
         return None
+
+    def turn_steps(self) -> tuple[StepSpec, ...]:
+        """The steps of a turn, in order (R-T1); the Avatar Duel plays its own."""
+        return TURN
+
+    def extensions(self) -> dict[str, dict[str, Any]]:
+        """Extra step hooks a scenario brings for its own steps and actions: `begin`, `has_options`,
+        `generators` (by step), `handlers` (by action kind), `pending` (by pending kind)."""
+        return {}
+
+    def observe(self, player: int) -> Any:
+        """The scenario's own state as `player` may know it (`state.extra`, all public by default)."""
+        return self.game.state.extra
+
+    def technique_duel(self) -> bool:
+        """Whether this game is the Avatar Duel of hidden techniques (bots switch to the duel bot)."""
+        return False
 
     def on_wound(self, target: ModelState, hp_lost: int, by: ModelState | None) -> None:
         return None

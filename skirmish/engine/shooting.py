@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from skirmish.engine.actions import Action, Shoot
 from skirmish.engine.damage import inflict
 from skirmish.engine.errors import IllegalAction
+from skirmish.engine.log import score_data
 from skirmish.engine.state import ModelState, abilities_of, ranged_weapons
 from skirmish.rules.combat import dodge_score, perception_test, resolve_shot, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -220,6 +221,9 @@ def do_shoot(game: Game, action: Shoot) -> None:
             f'{shooter.name} fires {spec.title} at {target.name}: {distance:.1f}" is beyond '
             f'its {spec.range:g}" — the shot is wasted',
             ids,
+            weapon=spec.name,
+            distance=distance,
+            range=spec.range,
         )
         return
     if target.taking_cover and not sees_hidden(game, shooter, target):
@@ -232,6 +236,9 @@ def do_shoot(game: Game, action: Shoot) -> None:
             f"rolls {roll} vs {shooter.profile.perception}, {verdict}",
             ids,
             rolls_from=start,
+            roll=roll,
+            need=shooter.profile.perception,
+            passed=passed,
         )
         if not passed:
             return
@@ -272,7 +279,17 @@ def resolve(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec)
             f"{shooter.name} fires {spec.title}: {roll.attack.explain()} vs {target.name} dodges "
             f"{roll.dodge.explain()} — {'hit' if roll.hit else 'dodged'}"
         )
-    game.emit("shot", text, (shooter.id, target.id), rolls_from=start)
+    game.emit(
+        "shot",
+        text,
+        (shooter.id, target.id),
+        rolls_from=start,
+        weapon=spec.name,
+        attack=score_data(roll.attack),
+        dodge=score_data(roll.dodge),
+        hit=roll.hit,
+        auto_hit=roll.auto_hit,
+    )
     if roll.hit:
         inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)
 

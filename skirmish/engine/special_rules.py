@@ -335,7 +335,9 @@ def rules_for(game: Game) -> ScenarioRules:
     if victory == "escort":
         return EscortRules(game)
     if victory == "duel":
-        return DuelRules(game)
+        from skirmish.engine.duel.rules import DuelRules as TechniqueDuel
+
+        return TechniqueDuel(game)
     if victory == "pursuit":
         from skirmish.engine.scenarios_pursuit import PursuitRules
 

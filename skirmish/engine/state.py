@@ -48,11 +48,28 @@ class ModelState:
     ko_turn: int = 0
     ko_step: str = ""
     buffs: dict[str, int] = field(default_factory=dict)
+    label: str = ""
+    """The display name (`engine.names`): presentation only, kept out of `public()` and the hash."""
 
     @property
     def active(self) -> bool:
         """On the table and able to act (not KO'd)."""
         return not self.ko and not self.removed
+
+    def __repr__(self) -> str:
+        # The dataclass repr would print the whole profile; a log or a test failure wants the gist.
+        flags = [
+            name
+            for name, on in (
+                ("removed", self.removed),
+                ("KO'd", self.ko and not self.removed),
+                ("Taking Cover", self.taking_cover),
+                ("Limping", self.limping),
+            )
+            if on
+        ]
+        extra = "".join(f", {f}" for f in flags)
+        return f"<Model {self.id} {self.hp}/{self.profile.hp} HP {self.ap} AP{extra}>"
 
     @property
     def on_table(self) -> bool:
@@ -60,7 +77,7 @@ class ModelState:
 
     @property
     def name(self) -> str:
-        return self.profile.title
+        return self.label or self.profile.title
 
     def public(self) -> dict[str, Any]:
         return {
@@ -108,6 +125,9 @@ class PlayerState:
     def total_points(self) -> int:
         return sum(self.battle_points)
 
+    def __repr__(self) -> str:
+        return f"<Player {self.index} {self.name} team {self.team}, {self.total_points} BP>"
+
 
 @dataclass
 class Pending:
@@ -138,6 +158,10 @@ class GameState:
     result_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     terrain_added: list[dict[str, Any]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        where = "over" if self.over else f"turn {self.turn} {self.step}"
+        return f"<GameState {where}, {len(self.models)} models, {len(self.players)} players>"
 
     @property
     def active_player(self) -> int:

@@ -41,6 +41,18 @@ class Roll:
     purpose: str
 
 
+@dataclass(frozen=True, slots=True)
+class DiceSnapshot:
+    """Where a dice stream stood: enough to put it back exactly (an undo, a refused action).
+
+    The history is kept as a length, not a copy: rolls are only ever appended, so cutting the list
+    back to this length restores it, and a snapshot per action stays cheap."""
+
+    state: int
+    history_len: int
+    forced: tuple[int, ...]
+
+
 class ForcedDiceExhausted(RuntimeError):
     """A test forced fewer rolls than the situation needed."""
 
@@ -108,9 +120,41 @@ class Dice:
     def d3(self, purpose: str = "") -> int:
         return self.roll(3, purpose)
 
+    def snapshot(self) -> DiceSnapshot:
+        """The stream's position now, for `restore` (so no one else touches its private fields)."""
+        return DiceSnapshot(self._state, len(self.history), tuple(self._forced))
+
+    def restore(self, snap: DiceSnapshot) -> None:
+        """Put the stream back where `snap` was taken: the same next rolls, the later rolls forgotten.
+
+        Only a snapshot of this stream taken earlier makes sense (the history is cut, not rebuilt)."""
+        if snap.history_len > len(self.history):
+            raise ValueError(
+                "a dice snapshot from later than now (or from another stream) cannot be restored"
+            )
+        self._state = snap.state
+        del self.history[snap.history_len :]
+        self._forced.clear()
+        self._forced.extend(snap.forced)
+
     def copy(self) -> Dice:
         d = Dice(self.seed, state=self._state)
         d._forced = deque(self._forced)
         d._strict_forced = self._strict_forced
         d.history = list(self.history)
         return d
+
+
+class WouldRoll(Exception):
+    """Raised by `NoRolls` when the rules reach for a die: the action got past every check."""
+
+
+class NoRolls(Dice):
+    """A stream that refuses to roll, for asking whether an action would be accepted.
+
+    A roll is where an action commits (design principle 8: dice are commit points), so an action
+    that gets as far as its first die has passed every check; stopping there means asking never
+    rolls, never uses up forced test dice and never learns a result."""
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        raise WouldRoll(purpose)

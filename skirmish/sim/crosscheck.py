@@ -3,7 +3,7 @@
 Thousands of simulated games are only worth something if a single shot in the engine is as likely
 to hit and wound as the rules say. This plays one shot many times on a real board, each from its
 own seed, and counts hits, wounds and KOs next to the exact `shot_odds` of the same Shooting and
-Dodge scores (taken from the engine's own `shot_scores`, so the modifiers are the engine's).
+Dodge scores (taken from the engine's own `matchup`, so the modifiers are the engine's).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
+from skirmish.engine import setup
 from skirmish.engine.actions import EndStep, Shoot
-from skirmish.engine.damage import saves_of
 from skirmish.engine.game import Game
-from skirmish.engine.shooting import shot_scores, shot_specs
+from skirmish.engine.queries import matchup
 from skirmish.rules.dice import derive_seed
-from skirmish.rules.odds import ShotOdds, shot_odds
+from skirmish.rules.odds import ShotOdds
 
 
 @dataclass(frozen=True)
@@ -59,26 +59,13 @@ def one_shot(
         placed = False
         while not (s.step == "shooting" and s.active_player == 0):
             if s.step == "movement" and not placed:
-                s.xy[0], s.xy[1] = at
-                game.moved()
+                setup.place_all(game, {me.id: at[0], foe.id: at[1]})
                 placed = True
             if s.over or s.turn > 1:
                 raise ValueError("the shooter never got to shoot in turn 1")
             game.apply(EndStep())
             s = game.state
-        spec = next(sp for sp in shot_specs(game, me) if sp.name == weapon)
-        attack, dodge = shot_scores(game, me, foe, spec)
-        armour, shield = saves_of(game, foe)
-        odds = shot_odds(
-            attack.base_total,
-            dodge.base_total,
-            armour,
-            shield,
-            foe.taking_cover,
-            spec.shield_breaker,
-            spec.damage,
-            foe.hp,
-        )
+        odds = matchup(game, me, foe, weapon=weapon).odds
         if exact is None:
             exact = odds
         elif odds != exact:

@@ -92,7 +92,7 @@ class LocalPool(Executor):
                 "(killed, or out of memory?); giving up"
             )
         self.restarts += 1
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        _close(self._pool, wait=False)
         self._pool = self._make()
 
     def check(self) -> None:
@@ -103,7 +103,22 @@ class LocalPool(Executor):
         return [p.pid for p in getattr(self._pool, "_processes", {}).values() if p.pid is not None]
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        _close(self._pool, wait=wait, cancel_futures=cancel_futures)
+
+
+def _close(pool: ProcessPoolExecutor, wait: bool, cancel_futures: bool = True) -> None:
+    """Shut `pool` down and kill any worker still alive, so none outlives the run.
+
+    A worker killed while it held the result queue's lock leaves its siblings blocked on that lock
+    for ever; `ProcessPoolExecutor` does not always reap them, and an orphan that keeps the
+    terminal's pipe open hangs whatever waits for the command (a test run, a CI job).
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+    for proc in processes:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=5)
 
 
 @contextmanager
@@ -148,7 +163,7 @@ class DaskExecutor(Executor):
         try:
             return self._inner.submit(fn, *args, **kwargs)
         except Exception as exc:
-            if self.lost(exc):
+            if self.lost(exc) or self.client.status not in ("running", "connecting"):
                 raise ExecutorUnavailable(f"{self.where}: the scheduler is gone ({_describe(exc)})") from None
             raise
 
@@ -190,7 +205,10 @@ class DaskExecutor(Executor):
 
 
 def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
+    """An exception in a few words: its type and the start of its message."""
+    text = " ".join(str(exc).split())
+    if len(text) > 80:
+        text = text[:79] + "…"
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -226,6 +244,7 @@ def dask_executor(
         raise ExecutorUnavailable(
             "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
         ) from None
+    _quiet_dask_logs()
     cluster: Any = None
     where = f"--scheduler {scheduler}" if scheduler else "--executor dask"
     try:
@@ -254,13 +273,21 @@ def dask_executor(
         _quietly_close(client, cluster)
 
 
+def _quiet_dask_logs() -> None:
+    """Dask and tornado log a traceback for every broken connection when a scheduler dies; the
+    command reports that itself in one line, so their loggers are silenced below CRITICAL."""
+    import logging
+
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] in ("distributed", "tornado")]
+    for name in ("distributed", "tornado", *names):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def _quietly_close(client: Any, cluster: Any) -> None:
     """Close the client and cluster; a scheduler that is already gone must not print a traceback."""
     import contextlib
-    import logging
 
-    for name in ("distributed", "distributed.client", "distributed.comm", "tornado"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    _quiet_dask_logs()
     with contextlib.suppress(Exception):
         client.close(timeout=5)
     if cluster is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from skirmish.bots.registry import DEFAULT
 from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -48,7 +49,10 @@ class Plan:
     matchups: tuple[Matchup, ...]
     options: RuleOptions
     seed: int
-    policy: str = "heuristic"
+    policy: str = DEFAULT
+    """The bot of every seat, unless `policy_a` / `policy_b` name the bot of troupe A's or B's side."""
+    policy_a: str | None = None
+    policy_b: str | None = None
     scenario_arg: str = "open_battle"
     turns: int | None = None
     option_args: tuple[str, ...] = ()
@@ -56,6 +60,11 @@ class Plan:
 
     def game_seed(self, index: int) -> int:
         return derive_seed(self.seed, index)
+
+    def policies(self, index: int) -> list[str]:
+        """The bot of each seat in game `index`: A's bot goes with A when the sides swap."""
+        pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
+        return [pa, pb] if a_side(index) == 0 else [pb, pa]
 
     def command(self, matchup: int, index: int) -> str:
         """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
@@ -73,7 +82,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            self.policy,
+            ",".join(dict.fromkeys(self.policies(index))),
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -158,9 +167,9 @@ class _Counters:
             m = game.state.model(action.model)
             if m is None:
                 return
-            from skirmish.engine.shooting import shot_specs
+            from skirmish.engine.queries import shot_options
 
-            spec = next((sp for sp in shot_specs(game, m) if sp.name == action.weapon), None)
+            spec = next((sp for sp in shot_options(game, m) if sp.name == action.weapon), None)
             if spec is not None:
                 self.ap[m.index] += spec.ap_cost
                 self.abilities[m.index] += int(spec.ability)
@@ -183,7 +192,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     side_a = a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = [plan.policy] * len(troupes)
+    policies = plan.policies(index)
     game = Game(
         plan.scenario,
         troupes,

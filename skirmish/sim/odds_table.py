@@ -16,7 +16,7 @@ from typing import Any
 from skirmish.data.armoury import Armoury, WeaponKind
 from skirmish.data.loader import troupe_armoury
 from skirmish.data.troupe import Profile, Troupe
-from skirmish.engine.shooting import WEAK_TO
+from skirmish.engine.queries import WEAK_TO
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 
 COVERS: tuple[tuple[str, int], ...] = (("open", 0), ("light cover", 1), ("cover", 2))

@@ -84,6 +84,8 @@ class Tally:
     models_a: dict[str, ModelTotals] = field(default_factory=dict)
     models_b: dict[str, ModelTotals] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)
+    wins_first_seat: int = 0
+    wins_second_seat: int = 0
 
     def add(self, r: GameRecord) -> None:
         self.games += 1
@@ -93,6 +95,11 @@ class Tally:
             self.wins_b += 1
         else:
             self.draws += 1
+        if r.outcome != DRAW:
+            # The seat that won: side 0 moves (and, in the Duel, calls) first on turn 1.
+            first_won = (r.outcome == WIN_A) == (r.a_side == 0)
+            self.wins_first_seat += int(first_won)
+            self.wins_second_seat += int(not first_won)
         self.outcomes.append(r.outcome + 1)  # 0 = B won, 1 = draw, 2 = A won
         self.lengths.append(min(255, r.turns))
         self.turns += r.turns
@@ -129,6 +136,9 @@ class Tally:
             "win_rate_b": self.wins_b / g if self.games else 0.0,
             "ci95_b": list(wilson(self.wins_b, self.games)),
             "draw_rate": self.draws / g if self.games else 0.0,
+            "wins_first_seat": self.wins_first_seat,
+            "wins_second_seat": self.wins_second_seat,
+            "first_seat_win_rate": self.wins_first_seat / g if self.games else 0.0,
             "mean_turns": self.turns / g,
             "mean_battle_points_a": self.bp_a / g,
             "mean_battle_points_b": self.bp_b / g,

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -22,6 +21,8 @@ import shapely
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
+from skirmish.bots.registry import NAMED
+from skirmish.data.errors import DataError
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import (
     Action,
@@ -44,6 +45,9 @@ from skirmish.engine.state import ModelState, abilities_of
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
+from skirmish.ui.floats import place_floats
+from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card, skip_words
+from skirmish.ui.menus import draw_menu
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.render import (
     ICON_LEGEND,
@@ -59,6 +63,8 @@ from skirmish.ui.render import (
     turn_words,
 )
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help
+from skirmish.ui.table_words import effect_words, friends_in_melee, names_of, spec_words
+from skirmish.ui.toasts import Toast, die_sum, outcome_toast
 from skirmish.ui.view import BoardView
 
 if TYPE_CHECKING:
@@ -96,132 +102,8 @@ def _round_pt(p: tuple[float, float]) -> tuple[float, float]:
     return (round(float(p[0]), 3), round(float(p[1]), 3))
 
 
-TOAST_SECONDS = 6.0
-OUTCOME_KINDS = frozenset(
-    {
-        "shot",
-        "shot_wasted",
-        "perception",
-        "impossible",
-        "save",
-        "wound",
-        "ko",
-        "charge",
-        "charge_failed",
-        "melee",
-        "ability",
-        "reaction",
-        "removed",
-        "take_cover",
-        "offer",
-        "decline",
-    }
-)
-"""Log kinds worth a banner toast; moves (animated anyway), passes and turn notes are not."""
-HIT = (255, 130, 100)
-NO_EFFECT = (175, 190, 215)
-DONE = (150, 220, 150)
-
-
-@dataclass
-class Toast:
-    """What an action (yours or a bot's) came to, shown big over the board for a few seconds."""
-
-    headline: str
-    colour: tuple[int, int, int]
-    lines: list[str]
-    start: float
-    until: float
-    models: tuple[str, ...] = ()
-    pairs: list[tuple[str, str]] = field(default_factory=list)
-    floats: list[tuple[str, str, tuple[int, int, int]]] = field(default_factory=list)
-
-
 def _polys(geom: shapely.Geometry) -> list[shapely.Polygon]:
     return [p for p in shapely.get_parts(geom) if isinstance(p, shapely.Polygon) and p.area > 1e-6]
-
-
-def die_sum(score: Score) -> str:
-    """A score before its die, in the log's order (positives first, then negatives, one "="):
-    `D6 + Combat 1 + charged this turn 1 − enemy has a shield 1 = D6 + 1`."""
-    parts = ["D6", "+", f"{score.stat_name} {score.stat}", *(str(m) for m in score.ordered)]
-    total = score.base_total
-    return " ".join(parts) + f" = D6 {'+' if total >= 0 else '−'} {abs(total)}"
-
-
-def _hp_lost(text: str) -> str:
-    found = re.search(r"loses (\d+) HP", text)
-    return f"-{found.group(1)} HP" if found else "hit"
-
-
-def outcome_toast(
-    game: Game, events: list, now: float, note: str = "", named: Callable[[str], str] = str
-) -> Toast | None:
-    """The headline, the engine's own sentences and the marks for one applied action's events."""
-    events = [e for e in events if e.kind in OUTCOME_KINDS]
-    if not events:
-        return None
-    kinds = [e.kind for e in events]
-    name = {m.id: m.name for m in game.state.models}
-    floats: list[tuple[str, str, tuple[int, int, int]]] = []
-    pairs: list[tuple[str, str]] = []
-    headline, colour = "", DONE
-    for e in events:
-        who = e.models[0] if e.models else ""
-        if e.kind in ("shot", "shot_wasted", "charge", "charge_failed") and len(e.models) >= 2:
-            pairs.append((e.models[0], e.models[1]))
-        if e.kind == "shot_wasted":
-            floats.append((e.models[1], "wasted", NO_EFFECT))
-        elif e.kind == "shot" and len(e.models) >= 2 and not ({"save", "wound", "ko"} & set(kinds)):
-            if not ({"reaction", "offer"} & set(kinds)):
-                floats.append((e.models[1], "dodged", NO_EFFECT))
-        elif e.kind == "save":
-            floats.append((who, "saved", NO_EFFECT))
-        elif e.kind == "wound":
-            floats.append((who, _hp_lost(e.text), HIT))
-        elif e.kind == "ko":
-            floats.append((who, "KO", HIT))
-        elif e.kind == "charge_failed":
-            floats.append((who, "short", NO_EFFECT))
-        elif e.kind == "perception" and "fails" in e.text:
-            floats.append((who, "lost", NO_EFFECT))
-    if "ko" in kinds:
-        ko = [name.get(e.models[0], "?") for e in events if e.kind == "ko" and e.models]
-        headline, colour = f"KO — {', '.join(ko)} is KO'd", HIT
-    elif "wound" in kinds:
-        hurt = [f"{name.get(e.models[0], '?')} {_hp_lost(e.text)}" for e in events if e.kind == "wound"]
-        headline, colour = "Hit — " + ", ".join(hurt), HIT
-    elif "shot_wasted" in kinds:
-        headline, colour = "Out of range — the shot is wasted", NO_EFFECT
-    elif "charge_failed" in kinds:
-        headline, colour = "The charge falls short", NO_EFFECT
-    elif "save" in kinds:
-        headline, colour = "Hit — but saved", NO_EFFECT
-    elif "shot" in kinds:
-        # a hit is always followed by a save or a wound; judge by the kinds, not by the wording
-        dodged = not ({"save", "wound", "ko", "reaction", "offer"} & set(kinds))
-        headline, colour = ("Dodged — no hit", NO_EFFECT) if dodged else ("Hit", HIT)
-    elif "perception" in kinds and any("fails" in e.text for e in events):
-        headline, colour = "Perception test failed — the target stays hidden", NO_EFFECT
-    elif "charge" in kinds:
-        headline = "Charge home — in base contact"
-    elif "melee" in kinds:
-        headline = "Melee resolved — no wounds"
-    elif "ability" in kinds or "reaction" in kinds:
-        headline = "Ability used"
-    elif "offer" in kinds:
-        headline = "A decision is offered"
-    elif "take_cover" in kinds:
-        headline = "Taking Cover"
-    elif "removed" in kinds:
-        headline = "Casualties removed"
-    else:
-        headline = "Done"
-    if "shot_wasted" in kinds or "charge_failed" in kinds:
-        note = ""  # the engine's sentence already tells the distance
-    lines = ([note] if note else []) + [named(e.text) for e in events]
-    models = tuple(dict.fromkeys(m for e in events for m in e.models))
-    return Toast(headline, colour, lines, now, now + TOAST_SECONDS, models, pairs, floats)
 
 
 class BattleScene(Scene):
@@ -254,6 +136,7 @@ class BattleScene(Scene):
         self.view = BoardView(game.scenario.board.width, game.scenario.board.height)
         self.static = StaticLayer()
         self.log_panel = LogPanel()
+        self.log_panel.names = names_of(game)
         self.card = ProfileCard()
         self.time = 0.0
         self.speed = speed
@@ -278,6 +161,7 @@ class BattleScene(Scene):
         self._legend: tuple[object, pygame.Surface] | None = None
         self.weapon_index = 0
         self.menu_items: list[tuple[str, Action | None, str]] = []  # ability or pending choices
+        self.menu_notes: list[str] = []  # the rules text under each ability choice (menus.py)
         self.place_ability: UseAbility | None = None
         self.message = ""
         self.message_bad = False
@@ -296,6 +180,13 @@ class BattleScene(Scene):
         self._banner_surface: pygame.Surface | None = None
         self._los_cache: tuple[object, list] | None = None
         self._ended = False
+        self._label_rects: dict[str, pygame.Rect] = {}
+        self._float_rects: list[pygame.Rect] = []
+        self.handover: HandOver | None = None
+        """The hand-over / turn-summary card over the table (issue 16, item 11); Enter dismisses it."""
+        self._point = TurnPoint.of(game)
+        self._guard_until = -1.0
+        self.hotseat = sum(b is None for b in self.bots) >= 2
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.layout(app.size)
         self.view.fit(tuple(self.board_rect))
@@ -312,6 +203,7 @@ class BattleScene(Scene):
         self.log_panel.rect = pygame.Rect(
             w - side_w, self.card.rect.bottom, side_w, h - self.card.rect.bottom
         )
+        self.card.max_h = int(h - self.banner_h - 120 * s)
         self._banner_key = None
         if old.size != self.board_rect.size:
             self.view.fit(tuple(self.board_rect))
@@ -460,6 +352,7 @@ class BattleScene(Scene):
             path = e.data.get("path") if e.data else None
             if path and e.models and not fast:
                 self.anims[e.models[0]] = Anim(np.asarray(path, dtype=float), self.time, ANIM_SECONDS)
+        skips = [self.named(e.text) for e in g.log[self._seen_log :] if e.kind == "skip"]
         self._seen_log = len(g.log)
         self.clear_path()
         self.mode = "idle"
@@ -467,14 +360,40 @@ class BattleScene(Scene):
         self.place_ability = None
         self._banner_key = None
         self._los_cache = None
+        if skips:  # a step that ended by itself, or that the other side had nothing to do in, is told
+            self.say(skip_words(skips), seconds=8.0)
+        self.note_point()
         m = self.selected_model()
         if m is not None and not m.active:
             self.selected = None
         if self.s.pending is not None and not self.is_bot_turn():
             self.open_pending_menu()
 
+    def note_point(self) -> None:
+        """After any change: if the step or the player to act moved on, guard the end-step key and
+        raise the hand-over / turn-summary card (handover.py)."""
+        now = TurnPoint.of(self.game)
+        if now == self._point:
+            return
+        before, self._point = self._point, now
+        self._guard_until = self.time + END_STEP_GUARD_SECONDS
+        people = [b is None for b in self.bots]
+        card = card_for(self.game, before, now, people, hotseat=self.hotseat)
+        if card is not None:
+            self.handover = card
+            self._banner_key = None
+
+    def dismiss_card(self) -> None:
+        self.handover = None
+        self._guard_until = self.time + END_STEP_GUARD_SECONDS  # the Enter that closed it is not an E
+        self._banner_key = None
+
     def end_step(self) -> None:
         if not self.human_turn():
+            return
+        if self.time < self._guard_until:
+            title = SPECS[self.s.step].title
+            self.say(f"E ignored for a moment: {title} has just begun — press E again to end it", bad=True)
             return
         if self.s.pending is not None:
             self.say("Answer the pending decision first (1-9, or D to decline)", bad=True)
@@ -547,6 +466,9 @@ class BattleScene(Scene):
             ab = table.get(a.ability)
             cost = f"{ab.ap_cost} AP" if ab else "?"
             title = ab.title if ab else a.ability
+            if ab is not None:
+                reach = f', {ab.range:g}"' if ab.range else ""
+                cost += f"{reach}: {effect_words(ab)}"
             if a.target:
                 t = self.s.model(a.target)
                 items.append((f"{title} -> {t.name if t else a.target} ({cost})", a, ""))
@@ -578,11 +500,16 @@ class BattleScene(Scene):
                     why = f"used in the {SPECS[step].title if step in SPECS else ab.timing.value} step"
                 else:
                     why = "no target in reach"
-                items.append((f"{ab.title} ({ab.ap_cost} AP)", None, why))
+                reach = f', {ab.range:g}"' if ab.range else ""
+                items.append((f"{ab.title} ({ab.ap_cost} AP{reach}: {effect_words(ab)})", None, why))
         if not items:
             self.say(f"{m.name} has no abilities", bad=True)
             return
         self.menu_items = items
+        by_title = {ab.title: ab.description for ab in abilities_of(m, arm)}
+        self.menu_notes = [
+            next((d for t, d in by_title.items() if label.startswith(t)), "") for label, _, _ in items
+        ]
         self.mode = "ability"
         self._banner_key = None
 
@@ -598,9 +525,9 @@ class BattleScene(Scene):
             elif isinstance(a, React):
                 m = self.s.model(a.model)
                 ab = next((x for x in abilities_of(m, g.armoury(m)) if x.name == a.ability), None)
-                items.append(
-                    (f"{m.name}: {ab.title if ab else a.ability} ({ab.ap_cost if ab else '?'} AP)", a, "")
-                )
+                words = f" — {effect_words(ab)}" if ab else ""
+                cost = ab.ap_cost if ab else "?"
+                items.append((f"{m.name}: {ab.title if ab else a.ability} ({cost} AP){words}", a, ""))
             elif isinstance(a, Decline):
                 items.append(("Decline", a, ""))
         self.menu_items = items
@@ -644,7 +571,7 @@ class BattleScene(Scene):
         try:
             path = path or save_path()
             save_game(self.game, path)
-        except OSError as exc:
+        except (OSError, DataError) as exc:
             self.say(f"Could not save to {path}: {exc}", bad=True)
             return
         self.say(f"Saved to {Path(path).resolve()}")
@@ -660,7 +587,7 @@ class BattleScene(Scene):
         except (DataError, OSError) as exc:
             self.say(f"Could not load {path}: {exc}", bad=True)
             return
-        policies = [p if p in ("heuristic", "random") else None for p in self.policies]
+        policies = [p if p in NAMED else None for p in self.policies]
         self.app.replace(BattleScene(self.app, game, policies, replay_out=self.replay_out, speed=self.speed))
         self.app.top().say(f"Loaded {path}")  # type: ignore[attr-defined]
 
@@ -672,7 +599,7 @@ class BattleScene(Scene):
 
             path = str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.s.turn}.png"))
             save_game_png(self.game, path, self.app.size)
-        except (OSError, pygame.error) as exc:
+        except (OSError, DataError, pygame.error) as exc:
             self.say(f"Could not save the picture to {path}: {exc}", bad=True)
             return
         self.say(f"Board picture saved to {path}")
@@ -743,7 +670,7 @@ class BattleScene(Scene):
                 )
             )
             spec = self.current_spec(m) if mine else None
-            label = "Shoot" + (f" ({spec.title})" if spec else "")
+            label = "Shoot" + (f" ({spec_words(spec)})" if spec else "")
             out.append(Button(label, "S", lambda: self.start_target("shoot"), ok, why))
             if mine and len(self.shot_specs(m)) > 1:
                 out.append(Button("Next weapon", "W", self.next_weapon))
@@ -850,6 +777,12 @@ class BattleScene(Scene):
     def key(self, event: pygame.event.Event) -> None:
         k = event.key
         ctrl = bool(event.mod & pygame.KMOD_CTRL)
+        if self.handover is not None and not ctrl and k not in (pygame.K_F1, pygame.K_F12, pygame.K_g):
+            # the card takes the acting keys (so an E meant for the last step lands nowhere); saving,
+            # loading, leaving and help still work under it
+            if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_ESCAPE):
+                self.dismiss_card()
+            return
         if self.show_help:
             if k in (pygame.K_F1, pygame.K_ESCAPE, pygame.K_SLASH, pygame.K_QUESTION):
                 self.show_help = False
@@ -969,7 +902,7 @@ class BattleScene(Scene):
 
             try:
                 quick: str | None = save_path()
-            except OSError as exc:  # the data folder cannot be made: say so, leave all the same
+            except (OSError, DataError) as exc:  # the data folder cannot be made: say so, leave all the same
                 quick = None
                 words.append(f"Could not save: {exc}")
                 bad = True
@@ -1001,6 +934,10 @@ class BattleScene(Scene):
 
     def mouse_down(self, event: pygame.event.Event) -> None:
         pos = event.pos
+        if self.handover is not None:
+            if event.button == 1:
+                self.dismiss_card()
+            return
         if self.show_help:
             self.show_help = False
             return
@@ -1141,7 +1078,8 @@ class BattleScene(Scene):
         if self.s.step != "deploy" and self.name == "deploy":
             self.app.replace(self.to_battle())
             return
-        if self.is_bot_turn():
+        self.note_point()
+        if self.is_bot_turn() and self.handover is None:
             self.drive_bot()
 
     def drive_bot(self) -> None:
@@ -1173,6 +1111,8 @@ class BattleScene(Scene):
         )
         scene.view = self.view
         scene.time = self.time
+        scene._guard_until = self._guard_until
+        scene.handover = self.handover
         return scene
 
     # ------------------------------------------------------------------ drawing
@@ -1213,7 +1153,8 @@ class BattleScene(Scene):
         if self.los_model:
             self.draw_los(surf)
         self.draw_toast_marks(surf, before_models=True)
-        draw_models(surf, self.view, g, self.text, marks, show_removed=False)
+        self._label_rects = draw_models(surf, self.view, g, self.text, marks, show_removed=False)
+        self._float_rects = []
         self.draw_toast_marks(surf, before_models=False)
         if self.los_model:
             self.draw_los_labels(surf)
@@ -1224,15 +1165,21 @@ class BattleScene(Scene):
         surf.set_clip(clip)
         self.draw_banner(surf)
         hov = self.s.model(self.hovered) if self.hovered else None
-        self.card.draw(surf, self.text, g, hov or sel)
         self.log_panel.sync(g.log, self.text)
         self.log_panel.draw(surf, self.text, g.log)
+        self.card.draw(surf, self.text, g, hov or sel)  # over the log's top when it needs the room
+        if self.mode == "ability" and self.menu_items and self.s.pending is None:
+            m = self.selected_model()
+            title = f"Abilities of {m.name}" if m is not None else "Abilities"
+            draw_menu(surf, self.text, title, self.menu_items, self.menu_notes, self.board_rect)
         if self.show_odds and self.mode in ("shoot", "charge"):
             self.draw_odds(surf)
         if self.toast is not None:
             self.draw_toast(surf)
         if self.show_legend:
             self.draw_legend(surf)
+        if self.handover is not None:
+            draw_card(surf, self.text, self.handover, self.board_rect)
         if self.show_help:
             draw_help(surf, self.text, "Battle", self.help_lines())
 
@@ -1289,25 +1236,20 @@ class BattleScene(Scene):
                     bs.blit(self.text.render(f"({b.reason})", 13, theme.TEXT_DIM), (x, y + 4))
                     x += extra
                 x += 8
-            if self.mode == "ability" and self.menu_items and self.s.pending is None:
-                y += self.text.line_height(15) + 10
-                x = 12
-                for k, (label, action, why) in enumerate(self.menu_items[:9]):
-                    cap = f"[{k + 1}] {label}" + (f" — {why}" if action is None and why else "")
-                    surf_t = self.text.render(cap, 15, theme.TEXT if action is not None else theme.TEXT_DIM)
-                    if x + surf_t.get_width() > w - 12:
-                        x, y = 12, y + self.text.line_height(15) + 2
-                    bs.blit(surf_t, (x, y))
-                    x += surf_t.get_width() + 18
             if msg:
-                lab = self.text.render(
-                    msg, 16, theme.TEXT_BAD if self.message_bad else theme.TEXT_GOOD, bold=True
-                )
-                bs.blit(lab, (w - lab.get_width() - 12, 8 + self.text.line_height(16) + 4))
+                colour = theme.TEXT_BAD if self.message_bad else theme.TEXT_GOOD
+                lab = self.text.render(msg, 16, colour, bold=True)
+                room = w - 36 - self.text.size(title, 22, True)[0]
+                if lab.get_width() <= room:
+                    bs.blit(lab, (w - lab.get_width() - 12, 8 + self.text.line_height(16) + 4))
+                else:  # a long message gets its own lines under the buttons, never over the title
+                    y += self.text.line_height(15) + 10
+                    lines = self.text.wrap(msg, 16, w - 24, bold=True)
+                    for ln in lines[:2]:
+                        bs.blit(self.text.render(ln, 16, colour, bold=True), (12, y))
+                        y += self.text.line_height(16)
             self._banner_surface = bs
         surf.blit(self._banner_surface, (0, 0))
-        if self.mode == "ability" and self.menu_items and self.s.pending is None:
-            return
 
     def draw_path(self, surf: pygame.Surface) -> None:
         m = self.selected_model()
@@ -1603,10 +1545,11 @@ class BattleScene(Scene):
                 lines.append(f"first a Perception test: {m.profile.perception} or less on a D6")
             lines.append("if it is in range — the odds never reveal the distance")
             return lines
-        mine = melee_score(g, m, [t], 0)
+        friends, their_friends = friends_in_melee(g, m, t)
+        mine = melee_score(g, m, [t], friends)
         if not m.charged:  # the bonus a charge that reaches will bring, named like every other modifier
             mine = Score(mine.stat_name, mine.stat, (*mine.modifiers, Modifier("charged this turn", 1)))
-        theirs = melee_score(g, t, [m], 0)
+        theirs = melee_score(g, t, [m], their_friends)
         from skirmish.engine.state import melee_weapon
 
         mw, tw = melee_weapon(m, g.armoury(m)), melee_weapon(t, g.armoury(t))
@@ -1628,7 +1571,12 @@ class BattleScene(Scene):
             defender_hp=t.hp,
         )
         return [
-            f"{m.name} charges {t.name} (one exchange, 1 against 1, if the charge reaches)",
+            f"{m.name} charges {t.name} (one exchange, 1 against 1, if the charge reaches)"
+            + (
+                f"; friends already in the melee: {friends} of yours, {their_friends} of theirs"
+                if friends or their_friends
+                else ""
+            ),
             f"{m.name}: {die_sum(mine)}",
             f"{t.name}: {die_sum(theirs)}",
             f"{t.name} wounded {mo.defender_wounded:.0%} (KO {mo.defender_ko:.0%}) · "
@@ -1674,23 +1622,24 @@ class BattleScene(Scene):
                 pygame.draw.line(surf, t.colour, pa, pb, 3)
             return
         age = self.time - t.start
-        rise = min(1.0, age / 1.5)
-        for k, (mid, words, colour) in enumerate(t.floats):
+        lift = round(12 * min(1.0, age / 1.5))  # a short rise, then it stays put, readable
+        labs, wanted = [], []
+        for mid, words, colour in t.floats:
             p = at(mid)
-            if p is None:
+            m = s.model(mid)
+            if p is None or m is None:
                 continue
             lab = self.text.render(words, 20, colour, bold=True)
-            m = s.model(mid)
-            r = float(s.radii[m.index]) * self.view.scale if m is not None else 8
-            x = p[0] - lab.get_width() / 2
-            y = p[1] - r - 30 - 22 * rise - 24 * k
-            pygame.draw.rect(
-                surf,
-                (20, 20, 24),
-                (x - 5, y - 2, lab.get_width() + 10, lab.get_height() + 4),
-                border_radius=4,
-            )
-            surf.blit(lab, (x, y))
+            r = float(s.radii[m.index]) * self.view.scale + 4
+            labs.append(lab)
+            wanted.append((p[0], p[1] - r - lift, p[1] + r + 10, lab.get_width() + 10, lab.get_height() + 4))
+        taken = [*self._label_rects.values(), self.toast_rect()]
+        for lab, rect in zip(labs, place_floats(wanted, taken, self.board_rect), strict=True):
+            if rect is None:
+                continue
+            pygame.draw.rect(surf, (20, 20, 24), rect, border_radius=4)
+            surf.blit(lab, (rect.x + 5, rect.y + 2))
+            self._float_rects.append(rect)
 
     def toast_surface(self, width: int) -> pygame.Surface:
         """The toast box, rendered once per toast and width."""
@@ -1718,10 +1667,11 @@ class BattleScene(Scene):
         self._toast_cache = (key, box)
         return box
 
-    def draw_toast(self, surf: pygame.Surface) -> None:
+    def toast_rect(self) -> pygame.Rect:
+        """Where the toast box goes: at the top or the bottom of the board, whichever is away from
+        the models involved (the floats keep clear of it too)."""
         width = int(min(760, self.board_rect.w * 0.62))
         box = self.toast_surface(width)
-        # at the top or the bottom of the board, whichever is away from the models involved
         s = self.s
         ys = [
             self.view.to_screen(*s.xy[m.index])[1]
@@ -1734,7 +1684,11 @@ class BattleScene(Scene):
             y = self.board_rect.bottom - box.get_height() - 8
         else:
             y = self.board_rect.y + 8 + (34 if self.los_model else 0)
-        surf.blit(box, (min(left, self.board_rect.right - box.get_width() - 8), y))
+        return pygame.Rect(min(left, self.board_rect.right - box.get_width() - 8), y, *box.get_size())
+
+    def draw_toast(self, surf: pygame.Surface) -> None:
+        rect = self.toast_rect()
+        surf.blit(self.toast_surface(rect.w), rect.topleft)
 
     def legend_surface(self) -> pygame.Surface:
         """The compact legend (terrain patterns, sides, status icons), drawn once per text scale."""

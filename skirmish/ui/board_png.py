@@ -1,9 +1,11 @@
 """Drawing a board to a PNG with pygame-ce off-screen surfaces (no window needed).
 
-Terrain is shaded by what it does: solid for sight-blocking pieces, hatching for dense cover,
-cross-hatching for medium, stipple for light, contour lines for hills. Bases, labels, sight
-lines and a legend go on top. The UI reuses `draw_board` on its own surfaces; drawing never
-changes game state.
+`skirmish board` draws with the game's own drawing code (`render.draw_zones`, `render.draw_terrain`)
+so the picture has the same colours and patterns as the table a player sees (issue 16, item 12):
+terrain by cover and height, deployment zones in their side's colour, scoring zones dashed gold.
+Every label is in words ("watch hill (height 1)", "avatar deployment", "watcher in the south
+zone") and the legend beside the board names every mark and line drawn: each terrain kind, each
+side's zone, the scoring zones, the sample bases and the clear and blocked sight lines.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import os
 from collections.abc import Sequence
 
 import numpy as np
-import shapely
 
 from skirmish.data.scenario import Scenario
 
@@ -22,70 +23,43 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402  (after the SDL environment is set)
 
+from skirmish.ui import theme  # noqa: E402
+from skirmish.ui.render import LEGEND, dashed_polygon, draw_swatch, draw_terrain, draw_zones  # noqa: E402
+from skirmish.ui.theme import TextCache  # noqa: E402
+from skirmish.ui.view import BoardView  # noqa: E402
+
 Colour = tuple[int, int, int]
 
 SCALE = 16
 """Pixels per inch."""
 MARGIN = 24
-LEGEND_W = 210
-GROUND: Colour = (214, 204, 170)
+LEGEND_W = 330
 INK: Colour = (40, 36, 30)
-COVER_COLOURS: dict[str, Colour] = {
-    "dense": (46, 110, 52),
-    "medium": (150, 120, 80),
-    "light": (170, 190, 110),
-    "none": (190, 180, 150),
-}
-BLOCKING: Colour = (90, 90, 96)
-HILL: Colour = (160, 130, 90)
-ZONE: Colour = (120, 150, 200)
-SCORE_ZONE: Colour = (220, 180, 40)
+PAPER: Colour = (245, 242, 232)
+BLOCKING: Colour = theme.BLOCKER
+"""Sight-blocking pieces: the game's colour (theme.BLOCKER)."""
+CLEAR: Colour = (30, 160, 60)
+BLOCKED: Colour = (200, 40, 40)
+SAMPLE: Colour = (250, 250, 250)
+"""Sample bases are neutral: they stand for a model of either side."""
 
 
-def _font(size: int) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    return pygame.font.Font(None, size)
-
-
-def _to_px(pts: np.ndarray, height: float) -> list[tuple[float, float]]:
-    """Table inches (y up, origin bottom-left) to pixels (y down), inside the margin."""
-    return [(MARGIN + float(x) * SCALE, MARGIN + (height - float(y)) * SCALE) for x, y in pts]
-
-
-def _pattern(size: tuple[int, int], kind: str, colour: Colour) -> pygame.Surface:
-    w, h = size
-    surf = pygame.Surface(size, pygame.SRCALPHA)
-    if kind == "hatch":
-        for k in range(-h, w, 6):
-            pygame.draw.line(surf, colour, (k, h), (k + h, 0), 2)
-    elif kind == "cross":
-        for k in range(-h, w, 9):
-            pygame.draw.line(surf, colour, (k, h), (k + h, 0), 1)
-            pygame.draw.line(surf, colour, (k, 0), (k + h, h), 1)
-    elif kind == "dots":
-        for x in range(2, w, 7):
-            for y in range(2 + (x // 7) % 2 * 3, h, 7):
-                pygame.draw.circle(surf, colour, (x, y), 1)
-    return surf
-
-
-def _fill_patterned(
-    target: pygame.Surface, pts: Sequence[tuple[float, float]], base: Colour, kind: str, ink: Colour
+def dashed_line(
+    surface: pygame.Surface, colour: Colour, a: tuple[float, float], b: tuple[float, float], dash: float = 8
 ) -> None:
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    x0, y0 = int(min(xs)), int(min(ys))
-    w, h = int(max(xs)) - x0 + 2, int(max(ys)) - y0 + 2
-    local = [(x - x0, y - y0) for x, y in pts]
-    tile = pygame.Surface((w, h), pygame.SRCALPHA)
-    pygame.draw.polygon(tile, (*base, 255), local)
-    pat = _pattern((w, h), kind, ink)
-    mask = pygame.Surface((w, h), pygame.SRCALPHA)
-    pygame.draw.polygon(mask, (255, 255, 255, 255), local)
-    pat.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
-    tile.blit(pat, (0, 0))
-    target.blit(tile, (x0, y0))
+    """One segment drawn dashed (a blocked sight line), dash and gap `dash` pixels each."""
+    pa, pb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    length = float(np.hypot(*(pb - pa)))
+    steps = max(1, int(length // dash))
+    for k in range(0, steps, 2):
+        p0 = pa + (pb - pa) * (k / steps)
+        p1 = pa + (pb - pa) * (min(k + 1, steps) / steps)
+        pygame.draw.line(surface, colour, p0, p1, 2)
+
+
+def _view(scenario: Scenario) -> BoardView:
+    w, h = scenario.board.width, scenario.board.height
+    return BoardView(w, h, (MARGIN, MARGIN, int(w * SCALE), int(h * SCALE)), SCALE, MARGIN, MARGIN)
 
 
 def draw_board(
@@ -98,107 +72,98 @@ def draw_board(
     sight_lines: Sequence[tuple[tuple[float, float], tuple[float, float], bool]] | None = None,
     legend: bool = True,
 ) -> None:
-    """Draw the scenario (and optionally bases and sight lines) onto `surface`.
+    """Draw the scenario (and optionally sample bases and sight lines) onto `surface`.
 
-    `sight_lines` are (start, end, visible) in inches: green when clear, red when blocked.
+    `sight_lines` are (start, end, visible) in inches: green when clear, red dashed when blocked.
+    `colours` gives a base's fill (default: the neutral sample colour).
     """
-    h_in = scenario.board.height
-    surface.fill((245, 242, 232))
-    board = pygame.Rect(MARGIN, MARGIN, int(scenario.board.width * SCALE), int(h_in * SCALE))
-    pygame.draw.rect(surface, GROUND, board)
-    small = _font(16)
-    for z in scenario.deployment:
-        pts = _to_px(np.asarray(z.polygon), h_in)
-        zone = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        pygame.draw.polygon(zone, (*ZONE, 60), pts)
-        surface.blit(zone, (0, 0))
-    for z in scenario.scoring.zones:
-        pygame.draw.polygon(surface, SCORE_ZONE, _to_px(np.asarray(z.polygon), h_in), 2)
-    for t in scenario.terrain:
-        poly = np.asarray(t.polygon, dtype=float)
-        pts = _to_px(poly, h_in)
-        if t.blocks_sight:
-            pygame.draw.polygon(surface, BLOCKING, pts)
-        elif t.cover.value == "dense":
-            _fill_patterned(surface, pts, COVER_COLOURS["dense"], "hatch", (20, 60, 24))
-        elif t.cover.value == "medium":
-            _fill_patterned(surface, pts, COVER_COLOURS["medium"], "cross", (90, 70, 40))
-        elif t.cover.value == "light":
-            _fill_patterned(surface, pts, COVER_COLOURS["light"], "dots", (90, 110, 50))
-        elif t.height > 0:
-            pygame.draw.polygon(surface, (200, 180, 140), pts)
-        if t.height > 0:
-            shape = shapely.Polygon(poly)
-            step = 0.8
-            k = 1
-            while True:
-                inner = shape.buffer(-step * k)
-                if inner.is_empty:
-                    break
-                for part in shapely.get_parts(inner):
-                    pygame.draw.polygon(surface, HILL, _to_px(np.asarray(part.exterior.coords), h_in), 1)
-                k += 1
-        pygame.draw.polygon(surface, INK, pts, 2 if t.impassable else 1)
-        c = shapely.Polygon(poly).representative_point()
-        txt = small.render(t.name, True, INK)
-        cx, cy = _to_px(np.array([[c.x, c.y]]), h_in)[0]
-        surface.blit(txt, (cx - txt.get_width() / 2, cy - txt.get_height() / 2))
+    from skirmish.battlefield.table import Table
+
+    text = TextCache(scale=1.0)
+    view = _view(scenario)
+    surface.fill(PAPER)
+    board = pygame.Rect(view.rect)
+    pygame.draw.rect(surface, theme.GROUND, board)
+    draw_zones(surface, view, scenario, text)
+    draw_terrain(surface, view, Table.from_scenario(scenario), text)
     if sight_lines:
         for a, b, ok in sight_lines:
-            pa, pb = _to_px(np.array([a, b]), h_in)
-            pygame.draw.line(surface, (30, 160, 60) if ok else (200, 40, 40), pa, pb, 2)
+            pa, pb = view.to_screen(*a), view.to_screen(*b)
+            if ok:
+                pygame.draw.line(surface, CLEAR, pa, pb, 2)
+            else:
+                dashed_line(surface, BLOCKED, pa, pb)
     if xy is not None:
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
         radii = np.full(len(xy), 0.5) if radii is None else np.asarray(radii, dtype=float)
-        font = _font(18)
         for i, (p, r) in enumerate(zip(xy, radii, strict=True)):
-            col = colours[i] if colours is not None else (200, 60, 40)
-            ((px, py),) = _to_px(p[None, :], h_in)
-            pygame.draw.circle(surface, col, (px, py), max(2.0, r * SCALE))
-            pygame.draw.circle(surface, INK, (px, py), max(2.0, r * SCALE), 1)
+            col = colours[i] if colours is not None else SAMPLE
+            px, py = view.to_screen(float(p[0]), float(p[1]))
+            rad = max(3.0, float(r) * SCALE)
+            pygame.draw.circle(surface, col, (px, py), rad)
+            pygame.draw.circle(surface, INK, (px, py), rad, 2)
             if labels is not None:
-                txt = font.render(labels[i], True, INK)
-                surface.blit(txt, (px + r * SCALE + 2, py - txt.get_height() / 2))
-    pygame.draw.rect(surface, INK, board, 2)
+                lab = text.render(labels[i], 14, INK, bold=True)
+                plate = pygame.Rect(
+                    round(px + rad + 3),
+                    round(py - lab.get_height() / 2),
+                    lab.get_width() + 6,
+                    lab.get_height(),
+                )
+                plate.clamp_ip(board)
+                pygame.draw.rect(surface, (250, 248, 235), plate, border_radius=3)
+                surface.blit(lab, (plate.x + 3, plate.y))
+    pygame.draw.rect(surface, (20, 20, 20), board, 2)
     if legend:
-        _legend(surface, board.right + 16, MARGIN, scenario)
+        _legend(surface, text, board.right + 16, MARGIN, scenario, xy is not None, bool(sight_lines))
 
 
-def _legend(surface: pygame.Surface, x: int, y: int, scenario: Scenario) -> None:
-    font = _font(20)
-    title = _font(24).render(scenario.title, True, INK)
-    surface.blit(title, (x, y))
-    y += 32
-    entries = [
-        ("blocks sight / impassable", "solid"),
-        ('dense cover (>3" blocks)', "hatch"),
-        ("medium cover", "cross"),
-        ("light cover", "dots"),
-        ("hill (higher ground)", "hill"),
-        ("deployment zone", "zone"),
-        ("scoring zone", "score"),
+def legend_entries(scenario: Scenario, bases: bool, sight: bool) -> list[tuple[str, str]]:
+    """(kind, words) of every legend line: each mark or line the picture can carry."""
+    out = list(LEGEND)
+    if any(t.impassable and not t.blocks_sight for t in scenario.terrain):
+        out.append(("impassable", "impassable, sight passes over it (heavy edge)"))
+    out += [
+        (f"zone:{k}", f"{s.name} deployment zone (dashed, side colour)") for k, s in enumerate(scenario.sides)
     ]
-    for text, kind in entries:
-        sw = pygame.Rect(x, y, 26, 18)
-        if kind == "solid":
-            pygame.draw.rect(surface, BLOCKING, sw)
-        elif kind in ("hatch", "cross", "dots"):
-            base = {"hatch": "dense", "cross": "medium", "dots": "light"}[kind]
-            ink = {"hatch": (20, 60, 24), "cross": (90, 70, 40), "dots": (90, 110, 50)}[kind]
-            pts = [(sw.left, sw.top), (sw.right, sw.top), (sw.right, sw.bottom), (sw.left, sw.bottom)]
-            _fill_patterned(surface, pts, COVER_COLOURS[base], kind, ink)
-        elif kind == "hill":
-            pygame.draw.rect(surface, (200, 180, 140), sw)
-            pygame.draw.rect(surface, HILL, sw.inflate(-8, -6), 1)
-        elif kind == "zone":
-            pygame.draw.rect(surface, (200, 210, 225), sw)
+    if bases:
+        out.append(("base", 'sample base (1"), labelled by where it stands'))
+    if sight:
+        out.append(("clear", "clear line of sight (the line the engine found)"))
+        out.append(("blocked", "blocked line of sight (dashed)"))
+    return out
+
+
+def _legend(
+    surface: pygame.Surface, text: TextCache, x: int, y: int, scenario: Scenario, bases: bool, sight: bool
+) -> None:
+    surface.blit(text.render(scenario.title, 20, INK, bold=True), (x, y))
+    y += 30
+    for kind, words in legend_entries(scenario, bases, sight):
+        sw = pygame.Rect(x, y, 26, 16)
+        if kind.startswith("zone:"):
+            k = int(kind.split(":")[1])
+            tint = tuple(int(c * 0.25 + 196 * 0.75) for c in theme.side_colour(k))
+            pygame.draw.rect(surface, tint, sw)
+            dashed_polygon(
+                surface, theme.side_colour(k), [sw.topleft, sw.topright, sw.bottomright, sw.bottomleft], 2, 5
+            )
+        elif kind == "impassable":
+            pygame.draw.rect(surface, theme.GROUND, sw)
+            pygame.draw.rect(surface, (30, 26, 22), sw, 3)
+        elif kind == "base":
+            pygame.draw.circle(surface, SAMPLE, sw.center, 7)
+            pygame.draw.circle(surface, INK, sw.center, 7, 2)
+        elif kind == "clear":
+            pygame.draw.line(surface, CLEAR, (sw.x, sw.centery), (sw.right, sw.centery), 2)
+        elif kind == "blocked":
+            dashed_line(surface, BLOCKED, (sw.x, sw.centery), (sw.right, sw.centery), 5)
         else:
-            pygame.draw.rect(surface, SCORE_ZONE, sw, 2)
-        pygame.draw.rect(surface, INK, sw, 1)
-        surface.blit(font.render(text, True, INK), (x + 34, y + 1))
-        y += 26
+            draw_swatch(surface, kind, sw)
+        surface.blit(text.render(words, 14, INK), (x + 34, y))
+        y += 24
     surface.blit(
-        font.render(f'{scenario.board.width:g}" x {scenario.board.height:g}"', True, INK), (x, y + 8)
+        text.render(f'{scenario.board.width:g}" x {scenario.board.height:g}" table', 14, INK), (x, y + 8)
     )
 
 
@@ -217,6 +182,6 @@ def render_board(
         pygame.init()
     w = int(scenario.board.width * SCALE) + 2 * MARGIN + LEGEND_W
     h = int(scenario.board.height * SCALE) + 2 * MARGIN
-    surface = pygame.Surface((w, max(h, 260)))
+    surface = pygame.Surface((w, max(h, 420)))
     draw_board(surface, scenario, xy, radii, colours, labels, sight_lines)
     pygame.image.save(surface, path)

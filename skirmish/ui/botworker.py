@@ -23,15 +23,9 @@ if TYPE_CHECKING:
 
 def _shared(game: Game) -> dict[int, Any]:
     """Objects a copy may share with the original: read-only data (scenario, troupes, tables)."""
-    memo: dict[int, Any] = {}
-    for o in (game.scenario, game.options, game.table, game.base_table, *game.troupes):
-        memo[id(o)] = o
-    for p in game.state.players:
-        memo[id(p.troupe)] = p.troupe
-        memo[id(p.armoury)] = p.armoury
-    for m in game.state.models:
-        memo[id(m.profile)] = m.profile
-    return memo
+    from skirmish.sim.whatif import shared_objects
+
+    return shared_objects(game)
 
 
 def fork_game(game: Game) -> Game:

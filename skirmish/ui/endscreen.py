@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from skirmish.data.errors import DataError
 from skirmish.ui import theme
 from skirmish.ui.render import result_words
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help, draw_panel
@@ -40,7 +41,7 @@ class EndScene(Scene):
                 self.replay_out = str(default_output("replays", f"skirmish-replay-{self.game.seed}.json"))
             save_game(self.game, self.replay_out)
             self.message = f"Replay saved to {Path(self.replay_out).resolve()}"
-        except OSError as exc:
+        except (OSError, DataError) as exc:
             self.message = f"Could not save: {exc}"
 
     def watch(self) -> None:

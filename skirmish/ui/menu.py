@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from skirmish.bots.registry import NAMED
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.options import RuleOptions
@@ -20,9 +21,47 @@ if TYPE_CHECKING:
     from skirmish.data.troupe import Troupe
     from skirmish.ui.app import App
 
-SEATS = (None, "heuristic", "random")
-SEAT_WORDS = {None: "a person", "heuristic": "heuristic bot", "random": "random bot"}
+SEATS = (None, *NAMED)
+SEAT_WORDS: dict[str | None, str] = {None: "a person", **{name: f"{name} bot" for name in NAMED}}
+SEAT_NOTES = {
+    None: "you play this side with the mouse and keys (two people: hotseat, the seat is handed over)",
+    "heuristic": "a bot that weighs the odds, cover and the objectives",
+    "random": "a bot that picks any legal action (for testing)",
+}
 TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight")
+OPTION_WORDS: dict[str, tuple[str, str, str]] = {
+    "premeasure": (
+        "Measure before declaring",
+        "on: distances are shown before a shot or charge is declared",
+        "off: ranges are guessed: declare the shot or charge, then it is measured (R-C1)",
+    ),
+    "priority_roll": (
+        "Who acts first",
+        "a D6 each turn: the highest roll acts first (R-T2)",
+        "fixed: the sides in their order every turn",
+    ),
+    "shoot_into_melee": (
+        "Shooting and melee",
+        "models in melee may shoot and be shot (R-C6)",
+        "models in melee neither shoot nor are shot at (R-C6)",
+    ),
+    "models_block_sight": (
+        "Models block sight",
+        "on: other bases block lines of sight, as terrain does (R-B3)",
+        "off: only terrain blocks sight (R-B3)",
+    ),
+}
+"""Each rule option in words: the menu's label, and what the game does with it on and off."""
+
+
+def troupe_words(troupe: Troupe) -> str:
+    """`Aang, Katara, Sokka, Toph, Appa — 5 models, 300 points`: who is in it and what it costs."""
+    from skirmish.data.building import cost_breakdown
+
+    lines = cost_breakdown(troupe)
+    who = ", ".join(f"{ln.count} × {ln.title}" if ln.count > 1 else ln.title for ln in lines)
+    models = sum(ln.count for ln in lines)
+    return f"{who} — {models} models, {sum(ln.total for ln in lines)} points"
 
 
 @dataclass
@@ -32,6 +71,8 @@ class Row:
     change: Callable[[int], None]
     prev: Button | None = None
     nxt: Button | None = None
+    note: Callable[[], str] | None = None
+    """A dim line under the row that says what the choice means (the troupe's models, an option's effect)."""
 
 
 class MenuScene(Scene):
@@ -80,6 +121,7 @@ class MenuScene(Scene):
                     f"{side.name}: troupe",
                     partial(lambda i: f"{self.troupes[i].title} ({self.troupe_labels[i]})", i),
                     partial(self.change_troupe, i),
+                    note=partial(lambda i: troupe_words(self.troupes[i]), i),
                 )
             )
             rows.append(
@@ -87,18 +129,28 @@ class MenuScene(Scene):
                     f"{side.name}: played by",
                     partial(lambda i: SEAT_WORDS.get(self.seats[i]) or str(self.seats[i]), i),
                     partial(self.change_seat, i),
+                    note=partial(lambda i: SEAT_NOTES.get(self.seats[i], ""), i),
                 )
             )
         for name in TOGGLES:
+            label, on, off = OPTION_WORDS[name]
             rows.append(
                 Row(
-                    f"option {name}",
+                    f"{label} ({name})",
                     partial(lambda n: "on" if getattr(self.options, n) else "off", name),
                     partial(lambda n, d: self.toggle(n), name),
+                    note=partial(lambda n, on, off: on if getattr(self.options, n) else off, name, on, off),
                 )
             )
         rows.append(
-            Row("seed", lambda: str(self.seed), lambda d: setattr(self, "seed", max(0, self.seed + d)))
+            Row(
+                "seed",
+                lambda: str(self.seed),
+                lambda d: setattr(self, "seed", max(0, self.seed + d)),
+                note=lambda: (
+                    "every die of the game comes from this number: the same seed rolls the same dice"
+                ),
+            )
         )
         self.rows = rows
         self.cursor = min(self.cursor, len(rows) - 1)
@@ -188,9 +240,7 @@ class MenuScene(Scene):
             except (DataError, OSError) as exc:
                 self.say(f"Could not load {path}: {exc}", True)
                 return
-            seats = [b if b in ("heuristic", "random") else None for b in rep.bots] or [None] * len(
-                rep.troupes
-            )
+            seats = [b if b in NAMED else None for b in rep.bots] or [None] * len(rep.troupes)
             self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
 
         self.prompt = TextPrompt("Load a saved game", save_path(), done)
@@ -275,10 +325,12 @@ class MenuScene(Scene):
         y = box.y + 16
         lh = t.line_height(19) + 10
         for i, row in enumerate(self.rows):
-            if y + lh > box.bottom - 10:
+            note = row.note() if row.note is not None else ""
+            note_h = t.line_height(14) if note else 0
+            if y + lh + note_h > box.bottom - 10:
                 break
             if i == self.cursor:
-                pygame.draw.rect(surf, (60, 66, 84), (box.x + 6, y - 4, box.w - 12, lh))
+                pygame.draw.rect(surf, (60, 66, 84), (box.x + 6, y - 4, box.w - 12, lh + note_h))
             surf.blit(t.render(row.label, 19, theme.TEXT), (box.x + 20, y))
             row.prev = Button("<", "", None)
             row.nxt = Button(">", "", None)
@@ -286,7 +338,10 @@ class MenuScene(Scene):
             val = t.render(row.value(), 19, theme.ACCENT if i == self.cursor else theme.TEXT, bold=True)
             surf.blit(val, (r1.right + 12, y))
             draw_button(surf, t, row.nxt, r1.right + 24 + max(val.get_width(), 360), y - 3, 17)
-            y += lh
+            if note:
+                line = t.wrap(note, 14, box.w - (r1.right - box.x) - 40)[0]
+                surf.blit(t.render(line, 14, theme.TEXT_DIM), (r1.right + 12, y + t.line_height(19) + 2))
+            y += lh + note_h
         desc = t.wrap(self.scenario.description, 16, box.w - 40)
         for ln in desc[:3]:
             if y + 20 > box.bottom:

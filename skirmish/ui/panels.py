@@ -61,6 +61,9 @@ class LogPanel:
         self._key: object = None
         self._last_group: tuple[int, str] | None = None
         self.upto: int | None = None
+        self.names: dict[str, str] = {}
+        """Model id -> display name, for the one-line-per-pair melee rows (set by the scene)."""
+        self._built_selected: int | None = None
 
     def _rebuild(self, log: list[Event], text: TextCache, width: int) -> None:
         self.rows = []
@@ -79,7 +82,7 @@ class LogPanel:
                 title = SPECS[e.step].title if e.step in SPECS else e.step
                 self.rows.append(_Row("step", -1, title, lh + 2))
             self._last_group = group
-            for ln in text.wrap(e.text, 15, width - 22):
+            for ln in self._event_lines(e, i, text, width):
                 self.rows.append(_Row("text", i, ln, lh))
             if e.rolls:
                 per = max(1, (width - 30) // (DIE + 4))
@@ -87,13 +90,36 @@ class LogPanel:
                     self.rows.append(_Row("dice", i, "", DIE + 4, e.rolls[k : k + per]))
         self._built_len = len(log)
 
+    def _event_lines(self, e: Event, i: int, text: TextCache, width: int) -> list[str]:
+        """A melee reads one line per pair (`Katara 5 v Soldier 1 4 => hit, saved`); clicking it
+        opens the full breakdown of every score (issue 16, item 10). Other events: their sentence."""
+        from skirmish.ui.table_words import melee_lines
+
+        pairs = melee_lines(self.names, e) if e.kind == "melee" else []
+        if not pairs:
+            return text.wrap(e.text, 15, width - 22)
+        out: list[str] = []
+        for ln in pairs:
+            out.extend(text.wrap(ln, 15, width - 22))
+        if i == self.selected:
+            out.extend(text.wrap(e.text, 15, width - 22))
+        else:
+            out.append("  (click for every roll and modifier)")
+        return out
+
     def sync(self, log: list[Event], text: TextCache, upto: int | None = None) -> None:
         """Bring the rows up to date with the log (the first `upto` events only, in the replay viewer)."""
         shown = log if upto is None else log[:upto]
         width = self.rect.w
-        if width != self._width or len(shown) < self._built_len or id(log) != self._log_id:
+        if (
+            width != self._width
+            or len(shown) < self._built_len
+            or id(log) != self._log_id
+            or self.selected != self._built_selected
+        ):
             self._width = width
             self._log_id = id(log)
+            self._built_selected = self.selected
             self._rebuild(shown, text, width)
         elif len(shown) > self._built_len:
             self._append(shown, text, width)
@@ -161,12 +187,18 @@ class LogPanel:
 
 
 class ProfileCard:
-    """Stats, armour, shield, weapons, abilities, AP left and state of the hovered model."""
+    """Stats, armour, shield, weapons and abilities with their range and effect (and the abilities'
+    rules text), active bonuses, AP left and state of the hovered model (issue 16, item 9).
+
+    The card is as tall as its contents (up to `max_h`), drawn over the top of the log when it is
+    taller than its slot, so nothing a player needs to read is cut off.
+    """
 
     def __init__(self) -> None:
         self._key: object = None
         self._surface: pygame.Surface | None = None
         self.rect = pygame.Rect(0, 0, 10, 10)
+        self.max_h = 0
 
     def draw(self, surf: pygame.Surface, text: TextCache, game: Game, m: ModelState | None) -> None:
         key = (
@@ -174,9 +206,11 @@ class ProfileCard:
             if m is None
             else (
                 m.id,
+                m.name,
                 tuple(sorted(m.public().items(), key=lambda kv: kv[0]).__repr__()),
                 game.cover(m) if m.active else -1,
                 self.rect.size,
+                self.max_h,
                 text.scale,
             )
         )
@@ -185,62 +219,80 @@ class ProfileCard:
             self._key = key
         surf.blit(self._surface, self.rect.topleft)
 
-    def _render(self, text: TextCache, game: Game, m: ModelState | None) -> pygame.Surface:
-        panel = pygame.Surface(self.rect.size)
-        panel.fill(theme.PANEL)
-        pygame.draw.rect(panel, theme.PANEL_EDGE, panel.get_rect(), 1)
-        if m is None:
-            panel.blit(text.render("Hover a model to see its profile card", 15, theme.TEXT_DIM), (10, 10))
-            return panel
+    def lines(self, text: TextCache, game: Game, m: ModelState) -> list[tuple[str, int, theme.Colour, bool]]:
+        """(words, size, colour, bold) of every line, wrapped to the card: what the card shows."""
+        from skirmish.ui.table_words import ability_words, buff_words, weapon_words
+
         p = m.profile
         arm = game.armoury(m)
-        x, y = 10, 8
-        lh = text.line_height(15)
+        width = self.rect.w - 20
+        out: list[tuple[str, int, theme.Colour, bool]] = []
+
+        def add(words: str, size: int = 15, colour: theme.Colour = theme.TEXT, bold: bool = False) -> None:
+            for k, ln in enumerate(text.wrap(words, size, width - (0 if words[:1] not in "•+" else 12))):
+                out.append(((("  " if k else "") + ln), size, colour, bold))
+
         player = game.state.players[m.player]
-        panel.blit(text.render(p.title, 20, theme.side_text_colour(m.player), bold=True), (x, y))
-        y += text.line_height(20)
+        add(m.name, 20, theme.side_text_colour(m.player), True)
         elems = ", ".join(e.value for e in p.elements) or "non-bender"
-        panel.blit(text.render(f'{player.name} · {elems} · base {p.base:g}"', 14, theme.TEXT_DIM), (x, y))
-        y += lh
-        cover = ("open", "light cover", "medium cover", "dense cover")[game.cover(m)] if m.active else "-"
-        stats = (
+        add(f'{player.name} · {elems} · base {p.base:g}"', 14, theme.TEXT_DIM)
+        add(
             f'Move {p.move:g}"  AP {m.ap} left (base {p.ap})  Ranged {p.ranged}  Dodge {p.dodge}  '
             f'Combat {p.combat}  HP {m.hp}/{p.hp}  Perception {p.perception}  Charge {p.charge:g}"  '
             f'Advance {p.advance:g}"'
         )
-        for ln in text.wrap(stats, 15, self.rect.w - 20):
-            panel.blit(text.render(ln, 15, theme.TEXT), (x, y))
-            y += lh
         armour = arm.armour_by_name().get(p.armour) if p.armour else None
         shield = arm.shield_by_name().get(p.shield) if p.shield else None
         saves = f"Armour: {armour.title} {armour.save}+" if armour else "Armour: none"
         saves += f" · Shield: {shield.title} {shield.save}+" if shield else " · Shield: none"
-        panel.blit(text.render(saves, 15, theme.TEXT), (x, y))
-        y += lh
+        add(saves)
+        buffs = buff_words(m)
+        if buffs:
+            add("Active: " + "; ".join(buffs), 15, theme.ACCENT, True)
         weapons = arm.weapon_by_name()
         for wname in p.weapons:
             w = weapons.get(wname)
-            if w is None:
-                continue
-            rng = f'{w.range:g}"' if w.range else "melee"
-            extra = (" shield breaker" if w.shield_breaker else "") + (" two-hand" if w.two_hand else "")
-            panel.blit(text.render(f"• {w.title}: {rng}, damage {w.damage}{extra}", 15, theme.TEXT), (x, y))
-            y += lh
+            if w is not None:
+                add(f"• {weapon_words(w)}")
         abilities = arm.ability_by_name()
         for aname in p.abilities:
             a = abilities.get(aname)
             if a is None:
                 continue
-            line = f"+ {a.title} ({a.ap_cost} AP, {a.timing.value})"
-            for ln in text.wrap(line, 15, self.rect.w - 20):
-                if y + lh > self.rect.h - lh:
-                    break
-                panel.blit(text.render(ln, 15, (200, 215, 255)), (x, y))
-                y += lh
+            add(f"+ {ability_words(a)}", 15, (200, 215, 255))
+            if a.description:
+                add(f"  {a.description}", 13, theme.TEXT_DIM)
+        return out
+
+    def _render(self, text: TextCache, game: Game, m: ModelState | None) -> pygame.Surface:
+        if m is None:
+            panel = pygame.Surface(self.rect.size)
+            panel.fill(theme.PANEL)
+            pygame.draw.rect(panel, theme.PANEL_EDGE, panel.get_rect(), 1)
+            panel.blit(text.render("Hover a model to see its profile card", 15, theme.TEXT_DIM), (10, 10))
+            return panel
+        rows = self.lines(text, game, m)
+        lh_state = text.line_height(15)
+        need = 8 + sum(text.line_height(size) for _, size, _, _ in rows) + lh_state + 14
+        height = max(self.rect.h, min(need, self.max_h or self.rect.h))
+        panel = pygame.Surface((self.rect.w, height))
+        panel.fill(theme.PANEL)
+        pygame.draw.rect(panel, theme.PANEL_EDGE, panel.get_rect(), 1)
+        x, y = 10, 8
+        bottom = height - lh_state - 10
+        for k, (words, size, colour, bold) in enumerate(rows):
+            lh = text.line_height(size)
+            if y + lh > bottom:
+                more = f"… {len(rows) - k} more lines (widen the window)"
+                panel.blit(text.render(more, 13, theme.TEXT_DIM), (x, y))
+                break
+            panel.blit(text.render(words, size, colour, bold=bold), (x, y))
+            y += lh
+        cover = ("open", "light cover", "medium cover", "dense cover")[game.cover(m)] if m.active else "-"
         status = model_status(game, m)
         state = f"Now: {cover}" + (f"; {', '.join(status)}" if status else "")
         flags = [w for w, f in (("moved", m.moved), ("fired", m.fired), ("charged", m.charged)) if f]
         if flags:
             state += f"; has {', '.join(flags)}"
-        panel.blit(text.render(state, 15, theme.ACCENT), (x, self.rect.h - lh - 6))
+        panel.blit(text.render(state, 15, theme.ACCENT), (x, height - lh_state - 6))
         return panel

@@ -19,6 +19,7 @@ import pygame
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from skirmish.engine.names import model_number
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 from skirmish.ui.view import BoardView
@@ -390,17 +391,18 @@ def short_names(models: list[ModelState]) -> dict[str, tuple[str, str, str]]:
     Names shared by several models get the number from their id ("Soldier 2", initials "S2"), so
     three "Fire Nation Soldier" discs can still be told apart without hovering.
     """
-    counts: dict[str, int] = {}
+    counts: dict[tuple[int, str], int] = {}
     for m in models:
-        counts[m.name] = counts.get(m.name, 0) + 1
+        key = (m.player, m.profile.title)
+        counts[key] = counts.get(key, 0) + 1
     out: dict[str, tuple[str, str, str]] = {}
     for m in models:
-        words = m.name.split()
-        if counts[m.name] > 1:
-            tail = m.id.rsplit("_", 1)[-1]
-            num = tail if tail.isdigit() else str(m.index)
+        # the engine's display name already carries the number ("Fire Nation Soldier 2", engine.names)
+        words = m.profile.title.split()
+        if counts[(m.player, m.profile.title)] > 1:
+            num = model_number(m.id, m.index)
             short = f"{words[-1]} {num}" if words else num
-            out[m.id] = (f"{m.name} {num}", short, (words[-1][:1] if words else "") + num)
+            out[m.id] = (m.name, short, (words[-1][:1] if words else "") + num)
             continue
         rest = words
         while len(rest) > 1 and rest[0].lower() in TITLES:

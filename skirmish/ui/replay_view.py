@@ -28,6 +28,7 @@ from skirmish.ui.render import (
 )
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help
 from skirmish.ui.view import BoardView
+from skirmish.ui.whatif_view import DEFAULT_GAMES, WhatIfRunner, draw_whatif, parse_games
 
 if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
@@ -66,11 +67,14 @@ class ReplayScene(Scene):
         self.view = BoardView(replay.scenario.board.width, replay.scenario.board.height)
         self.static = StaticLayer()
         self.log_panel = LogPanel()
+        self.log_panel.names = {m.id: m.name for m in self.sim.state.models}
         self.card = ProfileCard()
         self.hovered: str | None = None
         self.prompt: TextPrompt | None = None
         self.show_help = False
         self.buttons: list[Button] = []
+        self.whatif: WhatIfRunner | None = None
+        """The what-if batch from the shown step (X), its progress and then its distribution."""
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self._shown = -1
         self.layout(app.size)
@@ -119,6 +123,7 @@ class ReplayScene(Scene):
         self.log_panel.rect = pygame.Rect(
             w - side_w, self.card.rect.bottom, side_w, h - self.card.rect.bottom
         )
+        self.card.max_h = int(h - self.banner_h - 120 * s)
         if old.size != self.board_rect.size:
             self.view.fit(tuple(self.board_rect))
         else:
@@ -157,6 +162,32 @@ class ReplayScene(Scene):
         except ValueError:
             self.notice = f"not a turn number: {text!r}"
 
+    def ask_whatif(self, event: pygame.event.Event | None = None) -> None:
+        """X: how many endings to re-play from the shown step (a box; Enter starts)."""
+        if self.whatif is not None and self.whatif.running:
+            return
+        if self.whatif is not None:  # a result is shown: X closes it
+            self.whatif = None
+            return
+        if self.index >= self.total:
+            self.notice = "the game is over at this step: step back to re-play the rest"
+            return
+        self.prompt = TextPrompt(
+            f"What if: re-play the rest from action {self.index} with bots and fresh dice: how many endings?",
+            str(DEFAULT_GAMES),
+            self.start_whatif,
+        )
+        if event is not None:
+            self.prompt.opened_by(event)
+
+    def start_whatif(self, text: str) -> None:
+        games = parse_games(text)
+        if games is None:
+            self.notice = f"not a number of endings (1 to 2000): {text!r}"
+            return
+        self.whatif = WhatIfRunner(self.replay, self.index, games)
+        self.whatif.start()
+
     def handle(self, event: pygame.event.Event) -> None:
         if self.prompt is not None and self.prompt.handle(event):
             if not self.prompt.active:
@@ -165,7 +196,14 @@ class ReplayScene(Scene):
         if event.type == pygame.KEYDOWN:
             k = event.key
             shift = bool(event.mod & pygame.KMOD_SHIFT)
-            if self.show_help:
+            if self.whatif is not None and k == pygame.K_ESCAPE:
+                if self.whatif.running:
+                    self.whatif.cancel()
+                else:
+                    self.whatif = None
+            elif k == pygame.K_x:
+                self.ask_whatif(event)
+            elif self.show_help:
                 self.show_help = False
             elif k == pygame.K_F1 or k == pygame.K_QUESTION or (k == pygame.K_SLASH and shift):
                 self.show_help = True
@@ -194,6 +232,8 @@ class ReplayScene(Scene):
             elif k == pygame.K_f:
                 self.view.fit(tuple(self.board_rect))
             elif k in (pygame.K_ESCAPE, pygame.K_q):
+                if self.whatif is not None:
+                    self.whatif.cancel()  # a batch still running stops at its next ending
                 if len(self.app.stack) > 1:
                     self.app.pop()
                 else:
@@ -311,6 +351,7 @@ class ReplayScene(Scene):
                 "T",
                 lambda: setattr(self, "prompt", TextPrompt("Jump to turn", "", self.jump)),
             ),
+            Button("what if?", "X", self.ask_whatif, self.index < self.total),
         ]
         x = 12
         for b in self.buttons:
@@ -334,9 +375,11 @@ class ReplayScene(Scene):
             lab = self.text.render(texts[-1][:160], 14, theme.TEXT)
             surf.blit(lab, (dx + 10, dy + 2))
         hov = g.state.model(self.hovered) if self.hovered else None
-        self.card.draw(surf, self.text, g, hov)
         self.log_panel.sync(self.sim.log, self.text, upto=f.log_len)
         self.log_panel.draw(surf, self.text, self.sim.log)
+        self.card.draw(surf, self.text, g, hov)
+        if self.whatif is not None:
+            draw_whatif(surf, self.text, self.whatif, self.board_rect)
         if self.prompt is not None:
             self.prompt.draw(surf, self.text)
         if self.show_help:
@@ -371,6 +414,7 @@ class ReplayScene(Scene):
             ("PgDn / PgUp", "next / previous turn"),
             ("Home / End", "start / end of the game"),
             ("T", "jump to a turn"),
+            ("X", "what if? re-play the rest from here N times (bots, fresh dice)"),
             ("Space", "play / pause"),
             ("+ / -", "faster / slower"),
             ("wheel, middle drag", "zoom / pan"),

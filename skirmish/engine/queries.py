@@ -1,0 +1,234 @@
+"""The read-only face of a game for bots, the UI, the sim and notebooks: why an action would be
+refused, and the exact odds of a pair of models now.
+
+Both are answered by the engine's own code, never by a copy of its conditions: `why_not` runs the
+action through `Game.refusal` (the same path as `apply`, always taken back), and `matchup` scores
+the pair with the step modules' own score functions (`shot_scores`, `melee_score`) and hands the
+scores to the exact odds of `skirmish.rules.odds`. Keeping one copy is the point: a greyed-out
+button the engine would accept, or a bot that misjudges a shot the UI shows right, cannot happen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, overload
+
+import numpy as np
+
+from skirmish.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    Advance,
+    Disengage,
+    Move,
+    TakeCover,
+    UseAbility,
+)
+from skirmish.engine.damage import saves_of
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.game import Game
+from skirmish.engine.melee import melee_score
+from skirmish.engine.shooting import WEAK_TO, ShotSpec, shot_scores, shot_specs
+from skirmish.engine.state import ModelState, melee_weapon
+from skirmish.rules.modifiers import Modifier, Score
+from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
+
+__all__ = [
+    "WEAK_TO",
+    "MeleeMatchup",
+    "Refusal",
+    "ShotMatchup",
+    "ShotSpec",
+    "matchup",
+    "shot_options",
+    "why_not",
+]
+
+
+# --------------------------------------------------------------------------- why_not
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the engine would refuse an action now: the rule ID and the reason in words."""
+
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
+
+
+_KINDS = {name.lower(): cls for name, cls in ACTION_TYPES.items()} | {
+    "take_cover": TakeCover,
+    "use_ability": UseAbility,
+    "ability": UseAbility,
+}
+_PATH_KINDS = (Move, Advance, Disengage)
+
+
+def why_not(
+    game: Game, kind: str | Action, model: str | ModelState | None = None, **fields: Any
+) -> Refusal | None:
+    """None if `apply` would accept the action now, else the engine's `Refusal` (rule ID and reason).
+
+    `kind` is an action (`Shoot(...)`) or its kind's name (`"Shoot"`, `"shoot"`, `"take_cover"`),
+    with `model` and the action's other fields as keywords (`target=`, `weapon=`, `ability=`). For
+    the kinds that carry a path (Move, Advance, Disengage) a missing path asks about the model,
+    not the route: a path that stays where the model stands, so the answer is whether the model
+    may make that kind of move at all (a route is still checked in full by `apply`).
+
+    The UI greys its buttons with this (the reason becomes the hint), so the conditions of each
+    rule are written once, in the step modules.
+    """
+    action = kind if isinstance(kind, Action) else _build(game, kind, model, fields)
+    found = game.refusal(action)
+    return None if found is None else Refusal(found.rule, found.reason)
+
+
+def _build(game: Game, kind: str, model: str | ModelState | None, fields: dict[str, Any]) -> Action:
+    cls = _KINDS.get(kind.lower()) or _KINDS.get(kind.replace(" ", "").lower())
+    if cls is None:
+        known = ", ".join(sorted(ACTION_TYPES))
+        raise ValueError(f"why_not: unknown action kind {kind!r} (known: {known})")
+    data = dict(fields)
+    if model is not None:
+        data["model"] = model.id if isinstance(model, ModelState) else model
+    if issubclass(cls, _PATH_KINDS) and "path" not in data and isinstance(data.get("model"), str):
+        found = game.state.model(data["model"])
+        if found is not None:
+            x, y = (float(v) for v in game.state.xy[found.index])
+            data["path"] = ((x, y), (x, y))
+    for key in ("target",):
+        if isinstance(data.get(key), ModelState):
+            data[key] = data[key].id
+    try:
+        return cls(**data)
+    except TypeError as exc:
+        raise ValueError(f"why_not: {cls.__name__}: {exc}") from None
+
+
+# --------------------------------------------------------------------------- matchup odds
+
+
+@dataclass(frozen=True, slots=True)
+class ShotMatchup:
+    """One shot of `shooter` at `target` with `weapon`, scored as the rules score it now.
+
+    The odds assume the shot is in range and, against a model Taking Cover, that the Perception
+    test is passed: a shot's distance is the player's guess (range guessing, R-C1), so the odds
+    never reveal it."""
+
+    shooter: str
+    target: str
+    weapon: str
+    attack: Score
+    dodge: Score
+    armour: int | None
+    shield: int | None
+    taking_cover: bool
+    odds: ShotOdds
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeMatchup:
+    """One melee exchange of `attacker` against `defender` (R-C4), scored as the rules score it now.
+
+    `attacker` counts the friends already fighting `defender` (+1 each) and, when `charging`, the
+    +1 of a charge that reaches (named like every other modifier); the defender's one die is shared
+    among all of them, so ganging up on a model is valued as the rules make it."""
+
+    attacker: str
+    defender: str
+    attack: Score
+    defend: Score
+    odds: MeleeOdds
+
+
+def _model(game: Game, m: str | ModelState) -> ModelState:
+    return m if isinstance(m, ModelState) else game.model(m)
+
+
+@overload
+def matchup(game: Game, model: str | ModelState, target: str | ModelState, *, weapon: str) -> ShotMatchup: ...
+
+
+@overload
+def matchup(
+    game: Game,
+    model: str | ModelState,
+    target: str | ModelState,
+    *,
+    weapon: None = None,
+    charging: bool = False,
+) -> MeleeMatchup: ...
+
+
+def matchup(
+    game: Game,
+    model: str | ModelState,
+    target: str | ModelState,
+    *,
+    weapon: str | None = None,
+    charging: bool = False,
+) -> ShotMatchup | MeleeMatchup:
+    """The exact odds of this pair of models now: a shot with `weapon`, or (no weapon) one melee
+    exchange, with `charging` adding the charge bonus the attacker has not yet earned.
+
+    The one function bots, the UI and the sim ask, so they all see the engine's own scores."""
+    me, foe = _model(game, model), _model(game, target)
+    if weapon is not None:
+        spec = next((sp for sp in shot_specs(game, me) if sp.name == weapon), None)
+        if spec is None:
+            raise IllegalAction("R-P3", f"{me.name} has no ranged weapon or ranged ability `{weapon}` now")
+        attack, dodge = shot_scores(game, me, foe, spec)
+        armour, shield = saves_of(game, foe)
+        odds = shot_odds(
+            attack.base_total,
+            dodge.base_total,
+            armour,
+            shield,
+            foe.taking_cover,
+            spec.shield_breaker,
+            spec.damage,
+            foe.hp,
+        )
+        return ShotMatchup(me.id, foe.id, weapon, attack, dodge, armour, shield, foe.taking_cover, odds)
+    allies = [f for f in game.melee_enemies(foe) if f is not me]
+    mine = melee_score(game, me, [foe], len(allies))
+    if charging and not me.charged:
+        mine = Score(mine.stat_name, mine.stat, (*mine.modifiers, Modifier("charged this turn", 1)))
+    theirs = melee_score(game, foe, [me, *allies], 0)
+    mw, tw = melee_weapon(me, game.armoury(me)), melee_weapon(foe, game.armoury(foe))
+    ma, ms = saves_of(game, me)
+    ta, ts = saves_of(game, foe)
+    modds = melee_odds(
+        mine.base_total,
+        theirs.base_total,
+        attacker_armour=ma,
+        attacker_shield=ms,
+        defender_armour=ta,
+        defender_shield=ts,
+        attacker_shield_breaker=bool(mw and mw.shield_breaker),
+        defender_shield_breaker=bool(tw and tw.shield_breaker),
+        attacker_damage=mw.damage if mw else 1,
+        defender_damage=tw.damage if tw else 1,
+        attacker_hp=me.hp,
+        defender_hp=foe.hp,
+        attacker_taking_cover=me.taking_cover,
+        defender_taking_cover=foe.taking_cover,
+    )
+    return MeleeMatchup(me.id, foe.id, mine, theirs, modds)
+
+
+def position_of(game: Game, model: str | ModelState) -> tuple[float, float]:
+    """A model's centre in inches (read-only: set positions with `engine.setup.place`)."""
+    m = _model(game, model)
+    x, y = np.asarray(game.state.xy[m.index], dtype=float)
+    return float(x), float(y)
+
+
+def shot_options(game: Game, model: str | ModelState) -> list[ShotSpec]:
+    """What `model` can shoot with this turn (its ranged weapons and ranged-attack abilities, with
+    range, damage, AP cost and element), as the engine lists them for `Shoot` (R-C1, R-P4)."""
+    return list(shot_specs(game, _model(game, model)))
