@@ -1,4 +1,4 @@
-"""Troupe-testing throughput: heuristic-bot games per second with 2 local workers on the default scenario.
+"""Troupe-testing throughput: heuristic-bot games per second with 1 and 2 local workers, default scenario.
 
 The run happens in a fresh interpreter (as `skirmish test-troupes` would), so the memory figures
 are the run's own and not those of whatever the benchmark runner loaded before. `peak_mb` is the
@@ -40,13 +40,20 @@ print(json.dumps({"games": result.games_played, "seconds": result.seconds, "seco
 """
 
 
-def run() -> dict[str, float]:
+def _drive(workers: int) -> dict[str, float]:
     out = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(GAMES), str(WORKERS)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _DRIVER, str(GAMES), str(workers)], capture_output=True, text=True, check=True
     )
-    data = json.loads(out.stdout.strip().splitlines()[-1])
+    data: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return data
+
+
+def run() -> dict[str, float]:
+    one = _drive(1)
+    data = _drive(WORKERS)
     gps = data["games"] / data["seconds"]
     return {
+        "sim_1_worker_games_per_second": one["games"] / one["seconds"],
         "sim_games": float(data["games"]),
         "sim_workers": float(WORKERS),
         "games_per_second": gps,

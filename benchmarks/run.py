@@ -8,6 +8,14 @@ shows up as `"<module>_error": "<Type>: <message>"` so a broken area is visible,
 
     python benchmarks/run.py --json                 # everything, one JSON object
     python benchmarks/run.py --only rules --only ui # just bench_rules.py and bench_ui.py
+    python benchmarks/run.py --ab /path/to/main /path/to/branch --rounds 7 --json
+
+`--ab A B` compares two source trees on this machine, interleaved: each round runs the same
+small driver (default-scenario heuristic and random games per second in one process, replay
+verification ms) once with `PYTHONPATH=A` and once with `PYTHONPATH=B`, alternating which goes
+first, and reports each tree's medians, the median of the per-round ratios B/A and their spread
+(min-max), so a loaded machine shows up as spread rather than as a false speed-up. `*_cpu_gps`
+are games per second of process CPU time, which a loaded machine disturbs far less than wall time.
 """
 
 from __future__ import annotations
@@ -94,6 +102,63 @@ def run_all(only: list[str] | None = None, verbose: bool = False) -> dict[str, A
     return merged
 
 
+_AB_DRIVER = r"""
+import json, statistics, sys, time
+from skirmish.bots.runner import play_out, seat_bots
+from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
+from skirmish.engine.game import Game
+from skirmish.engine.replay import parse_replay, replay_of, verify
+games = int(sys.argv[1])
+sc = find_scenario(DEFAULT_SCENARIO)
+tr = [find_troupe(s.troupe) for s in sc.sides]
+def play(seed, pols, log=False):
+    g = Game(sc, tr, seed=seed, bots=pols, record_log=log, transactional=False)
+    return play_out(g, seat_bots(g, pols))
+out = {}
+for pol in ("heuristic", "random"):
+    play(0, [pol, pol])
+    t = time.perf_counter()
+    c = time.process_time()
+    for seed in range(1, games + 1):
+        play(seed, [pol, pol])
+    out[pol + "_gps"] = games / (time.perf_counter() - t)
+    out[pol + "_cpu_gps"] = games / (time.process_time() - c)
+rep = parse_replay(replay_of(play(11, ["heuristic", "heuristic"], True)), "<ab>")
+ts = []
+for _ in range(5):
+    t = time.perf_counter(); verify(rep); ts.append((time.perf_counter() - t) * 1000)
+out["replay_verify_ms"] = statistics.median(ts)
+print(json.dumps(out))
+"""
+
+
+def ab_compare(tree_a: str, tree_b: str, rounds: int, games: int) -> dict[str, Any]:
+    """Interleaved A/B runs of `_AB_DRIVER` in fresh interpreters, one per tree per round."""
+    import os
+    import statistics
+    import subprocess
+
+    runs: dict[str, list[dict[str, float]]] = {"a": [], "b": []}
+    for r in range(rounds):
+        order = (("a", tree_a), ("b", tree_b)) if r % 2 == 0 else (("b", tree_b), ("a", tree_a))
+        for key, tree in order:
+            env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), PYTHONHASHSEED="0")
+            cmd = [sys.executable, "-c", _AB_DRIVER, str(games)]
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            runs[key].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    out: dict[str, Any] = {"ab_rounds": rounds, "ab_games_per_round": games, "ab_a": tree_a, "ab_b": tree_b}
+    for metric in runs["a"][0]:
+        a = [x[metric] for x in runs["a"]]
+        b = [x[metric] for x in runs["b"]]
+        ratios = [y / x for x, y in zip(a, b, strict=True)]
+        out[f"ab_a_{metric}_median"] = statistics.median(a)
+        out[f"ab_b_{metric}_median"] = statistics.median(b)
+        out[f"ab_{metric}_ratio_b_over_a_median"] = statistics.median(ratios)
+        out[f"ab_{metric}_ratio_min"] = min(ratios)
+        out[f"ab_{metric}_ratio_max"] = max(ratios)
+    return out
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
@@ -108,8 +173,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="AREA", help="run only bench_AREA.py (repeatable)")
     parser.add_argument("--verbose", action="store_true", help="timings and tracebacks on stderr")
     parser.add_argument("--strict", action="store_true", help="exit 1 if any module failed")
+    parser.add_argument("--ab", nargs=2, metavar=("TREE_A", "TREE_B"), help="interleaved A/B of two trees")
+    parser.add_argument("--rounds", type=int, default=5, help="A/B rounds (default 5)")
+    parser.add_argument("--ab-games", type=int, default=10, help="games per policy per A/B run (default 10)")
     args = parser.parse_args(argv)
-    results = run_all(args.only, args.verbose)
+    if args.ab:
+        results = ab_compare(args.ab[0], args.ab[1], args.rounds, args.ab_games)
+    else:
+        results = run_all(args.only, args.verbose)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

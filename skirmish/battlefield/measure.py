@@ -10,6 +10,7 @@ geometry every path check uses, so the path finder and the path checker cannot d
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -19,6 +20,16 @@ CONTACT = 0.01
 
 OVERLAP_TOL = 1e-6
 """Bases may touch; they overlap only when they interpenetrate by more than this (float noise)."""
+
+
+@functools.lru_cache(maxsize=256)
+def pair_indices(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`np.triu_indices(n, 1)`, remembered (read-only): numpy builds them through a full mask,
+    which costs more than the small searches that ask for them."""
+    i, j = np.triu_indices(n, 1)
+    i.flags.writeable = False
+    j.flags.writeable = False
+    return i, j
 
 
 def edge_distances(xy: np.ndarray, radii: np.ndarray) -> np.ndarray:

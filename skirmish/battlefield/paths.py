@@ -5,9 +5,10 @@ set of segments is legal (on the table, clear of impassable terrain and of other
 enemy contact outside a charge); the path finder only proposes paths, and everything it returns
 has passed that same kernel, so finder and checker cannot disagree.
 
-The path finder is a visibility graph over grown obstacles (impassable pieces grown by the
-mover's radius, other bases grown by both radii) searched with A*, with two economies that keep
-it near a millisecond: obstacles are added lazily (search with the obstacles met so far, check
+The path finder is exact (R-C3 ruling): A* over the tangent graph of circles (other bases grown
+by both radii, convex corners of impassable pieces grown by the mover's radius), whose edges are
+common tangents and arcs, drawn as polylines within ARC_TOL; two economies keep it near a
+millisecond: obstacles are added lazily (search with the obstacles met so far, check
 the result against all, add the ones it hits, repeat: the first path that clears everything is
 the shortest, since extra obstacles only lengthen paths), and edges are tested only when A*
 expands a node.
@@ -18,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -26,6 +27,7 @@ import shapely
 from skirmish.battlefield.measure import (
     CONTACT,
     OVERLAP_TOL,
+    pair_indices,
     path_length,
     point_segment_distance,
     truncate_path,
@@ -35,11 +37,14 @@ from skirmish.battlefield.table import EdgeKernel, Table
 LENGTH_TOL = 1e-6
 """A path may exceed its allowance by float noise only."""
 
-BASE_SIDES = 8
-"""Grown bases become regular octagons circumscribing the true circle (paths ~1-2% long at worst)."""
-
 NODE_MARGIN = 1e-4
-"""Path-finder corners sit this far outside the exact clearance, so they pass the exact check."""
+"""The path finder's circles are this much larger than the exact clearance, so its tangent
+segments and arcs pass the exact check with room to spare for float noise."""
+
+ARC_TOL = 3e-4
+"""A drawn arc (a polyline circumscribing the circle) is at most this much longer per radian
+swept than the true arc: a path's polyline stays within 0.001" of the exact shortest length
+for arcs totalling up to 3 radians (a 42-degree arc at radius 1 is drawn with 13 corners)."""
 
 APPROACH = 0.001
 """A charge ends this far (edge to edge) from its target: touching, well inside CONTACT."""
@@ -95,8 +100,6 @@ class _Obstacles:
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
     _py: list[tuple[float, ...]] | None = None
-    corner_cache: dict[int, np.ndarray] = field(default_factory=dict)
-    """Legal path-finder corners per obstacle (base j, piece k as ~k), filled by `_corners`."""
     flying: bool = False
     """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
 
@@ -664,62 +667,133 @@ def _straight_py(
 # -- searching ----------------------------------------------------------------------------------
 
 
-def _base_nodes(obs: _Obstacles, sel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if len(sel) == 0:
-        return np.empty((0, 2)), np.empty(0, dtype=int)
-    ang = (np.arange(BASE_SIDES) + 0.5) * (2 * math.pi / BASE_SIDES)
-    unit = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
-    rad = (obs.clearance[sel] + NODE_MARGIN) / math.cos(math.pi / BASE_SIDES)
-    pts = obs.centres[sel, None, :] + rad[:, None, None] * unit[None]
-    return pts.reshape(-1, 2), np.repeat(sel, BASE_SIDES)
+def _convex_vertices(table: Table, k: int) -> np.ndarray:
+    """The convex corners of impassable piece k (every ring, holes included), memoised on the table.
 
-
-def _corners(table: Table, obs: _Obstacles, inc_b: np.ndarray, inc_t: np.ndarray) -> np.ndarray:
-    """The legal path-finder corners of the included obstacles: octagon corners of each base,
-    then the grown outline of each piece, in index order.
-
-    Each obstacle's legal corners are computed once per query (the lazy loop re-runs A* with
-    one or two more obstacles each round) and kept on `obs`.
+    A shortest path touches a piece grown by the mover's radius only along the arcs around its
+    convex corners and the offset edges between them (the outer common tangents of neighbouring
+    corner circles), so these corners, as circles of the mover's radius, are all the search needs.
     """
-    cache = obs.corner_cache
-    need_b = [j for j in inc_b.tolist() if j not in cache]
-    need_t = [k for k in inc_t.tolist() if ~k not in cache]
-    if need_b or need_t:
-        bn, bown = _base_nodes(obs, np.array(need_b, dtype=np.int64))
-        parts = [bn]
-        owners = [bown]
-        if need_t:
-            grown = _grown_by_piece(table, obs.radius)
-            for k in need_t:
-                parts.append(grown[k])
-                owners.append(np.full(len(grown[k]), ~k))
-        pts = np.vstack(parts)
-        own = np.concatenate(owners)
-        ok = _legal_points(table, obs, pts)
-        for key in need_b + [~k for k in need_t]:
-            cache[key] = pts[ok & (own == key)]
-    keys = inc_b.tolist() + [~k for k in inc_t.tolist()]
-    if not keys:
-        return np.empty((0, 2))
-    return np.vstack([cache[key] for key in keys])
-
-
-def _grown_by_piece(table: Table, radius: float) -> list[np.ndarray]:
-    """`table.grown_nodes(radius)` split by piece (memoised on the table)."""
-    key = ("grown_by_piece", round(float(radius), 9))
+    key = ("convex_vertices", k)
     hit = table.memo.get(key)
     if hit is None:
-        pts, owner = table.grown_nodes(radius)
-        hit = [pts[owner == k] for k in range(len(table.impassable_index))]
+        rings: list[np.ndarray] = []
+        for part in shapely.get_parts(table.polygons[table.impassable_index[k]]):
+            part = shapely.geometry.polygon.orient(part, 1.0)  # exterior ccw, holes cw: inside on the left
+            for ring in [part.exterior, *part.interiors]:
+                c = np.asarray(ring.coords, dtype=float)[:-1]
+                e1 = c - np.roll(c, 1, axis=0)
+                e2 = np.roll(c, -1, axis=0) - c
+                rings.append(c[e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 1e-12])
+        hit = np.concatenate(rings) if rings else np.empty((0, 2))
         table.memo[key] = hit
-    assert isinstance(hit, list)
+    assert isinstance(hit, np.ndarray)
     return hit
 
 
-def _legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
+def _discs(
+    table: Table, obs: _Obstacles, inc_b: np.ndarray, inc_t: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Circles the path may wrap around: each included base at its clearance, each convex corner
+    of each included piece at the mover's radius, all NODE_MARGIN larger (x, y, radius)."""
+    xs = [obs.cx[inc_b]]
+    ys = [obs.cy[inc_b]]
+    rs = [obs.clearance[inc_b] + NODE_MARGIN]
+    for k in inc_t.tolist():
+        v = _convex_vertices(table, k)
+        xs.append(v[:, 0])
+        ys.append(v[:, 1])
+        rs.append(np.full(len(v), obs.radius + NODE_MARGIN))
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(rs)
+
+
+def _bitangents(cx: np.ndarray, cy: np.ndarray, rad: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The common tangents of every pair of circles: (disc a, point on a, disc b, point on b).
+
+    For signed radii r1 = +-R_a, r2 = +-R_b the line n.(p - c_a) + r1 = 0 with |n| = 1 and
+    n.(c_b - c_a) = r2 - r1 touches both (the outer tangents for equal signs, the inner ones for
+    opposite signs); its feet are c_a - r1 n and c_b - r2 n. Pairs where one circle holds the
+    other (or, for inner tangents, where they overlap) have none.
+    """
+    i, j = pair_indices(len(cx))
+    dx = cx[j] - cx[i]
+    dy = cy[j] - cy[i]
+    z = dx * dx + dy * dy
+    out: list[list[np.ndarray]] = [[], [], [], [], [], []]
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        r1 = s1 * rad[i]
+        r2 = s2 * rad[j]
+        dr = r2 - r1
+        disc = z - dr * dr
+        ok = (disc > 1e-12) & (z > 1e-18)
+        if not ok.any():
+            continue
+        ii, jj = i[ok], j[ok]
+        sq = np.sqrt(disc[ok])
+        zz = z[ok]
+        a = (dr[ok] * dx[ok] + dy[ok] * sq) / zz
+        b = (dr[ok] * dy[ok] - dx[ok] * sq) / zz
+        out[0].append(ii)
+        out[1].append(cx[ii] - r1[ok] * a)
+        out[2].append(cy[ii] - r1[ok] * b)
+        out[3].append(jj)
+        out[4].append(cx[jj] - r2[ok] * a)
+        out[5].append(cy[jj] - r2[ok] * b)
+    if not out[0]:
+        e = np.empty(0)
+        return np.empty(0, dtype=np.int64), e, e, np.empty(0, dtype=np.int64), e, e
+    return tuple(np.concatenate(col) for col in out)
+
+
+def _point_tangents(
+    px: float, py: float, cx: np.ndarray, cy: np.ndarray, rad: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Tangent points from (px, py) to every circle it lies outside: (disc, x, y), and the circles
+    it lies on or in (within float noise of the margin), where it becomes a node of the circle."""
+    ux = px - cx
+    uy = py - cy
+    d = np.sqrt(ux * ux + uy * uy)
+    out = d > rad * (1 + 1e-12)
+    k = np.flatnonzero(out)
+    base = np.arctan2(uy[k], ux[k])
+    alpha = np.arccos(rad[k] / d[k])
+    disc = np.concatenate([k, k])
+    ang = np.concatenate([base + alpha, base - alpha])
+    r = rad[disc]
+    return disc, cx[disc] + r * np.cos(ang), cy[disc] + r * np.sin(ang), np.flatnonzero(~out)
+
+
+def _arc(
+    cx: float, cy: float, rad: float, a0: float, sweep: float, turn: int, end: tuple[float, float]
+) -> list[tuple[float, float]]:
+    """The polyline drawn for an arc of a circle: corners of a polygon circumscribing it, then the
+    arc's end point. Its pieces are fine enough that it is at most ARC_TOL longer than the arc
+    per radian (so every piece keeps the circle's radius from its centre: legal as the arc is)."""
+    if sweep <= 1e-12:
+        return [end]
+    step = math.sqrt(12.0 * ARC_TOL / rad)
+    k = max(1, math.ceil(sweep / step))
+    d = sweep / k
+    far = rad / math.cos(d / 2)
+    pts = [
+        (cx + far * math.cos(a0 + turn * (i + 0.5) * d), cy + far * math.sin(a0 + turn * (i + 0.5) * d))
+        for i in range(k)
+    ]
+    pts.append(end)
+    return pts
+
+
+def _legal_points(
+    table: Table,
+    obs: _Obstacles,
+    pts: np.ndarray,
+    base_sel: np.ndarray | None = None,
+    piece_sel: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per point: on the table and clear of the obstacles (all, or only the selected ones)."""
     if len(pts) == 0:
         return np.zeros(0, dtype=bool)
-    bad_b, bad_t = _violations(obs, pts, pts)
+    bad_b, bad_t = _violations(obs, pts, pts, base_sel, piece_sel)
     return ~_off_table(table, pts, obs.radius) & ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
 
 
@@ -733,85 +807,170 @@ def _astar(
     inc_t: np.ndarray,
     ring: np.ndarray,
 ) -> np.ndarray | None:
-    """A* from start to the disc (centre, goal_r) around the included obstacles only.
+    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
 
-    Lazy in its edges: expanding a node pushes every open node with the cost it would have via
-    this one, unchecked; a segment is tested only when its entry comes off the heap (and is then
-    dropped if blocked, the node staying open for its other parents). With a consistent heuristic
-    this pops the same nodes with the same costs as testing every edge up front, but tests a
-    handful of segments instead of (expansions x nodes). The finish straight onto the goal
-    circle from a node is a virtual node (id n) with its own end point per parent.
+    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
+    mover's radius, see `_discs`): a shortest path among them is straight segments along common
+    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
+    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
+    arcs between angularly neighbouring points of one circle; each node also finishes straight
+    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
+    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
+    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
+
+    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
+    tested only when its entry comes off the heap, dropped if blocked. With a consistent
+    heuristic (distance to the goal circle) this pops what checking every edge up front would.
     """
-    corners = _corners(table, obs, inc_b, inc_t)
-    goal_pts = ring if goal_r > 0 else centre[None, :]
-    nodes = np.vstack([start[None, :], goal_pts, corners])
-    n = len(nodes)
-    n_goal = len(goal_pts)
-    dist_c = np.sqrt(((nodes - centre) ** 2).sum(-1))
-    h = np.maximum(dist_c - goal_r, 0.0)
-    h[1 : 1 + n_goal] = 0.0
-    pts = nodes.tolist()
-    hl = h.tolist()
-    dcl = dist_c.tolist()
-    cx, cy = float(centre[0]), float(centre[1])
+    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
+    sx, sy = float(start[0]), float(start[1])
+    gx, gy = float(centre[0]), float(centre[1])
+    # Tangent points: circle to circle (paired), start to circle, goal centre to circle.
+    ba, bax, bay, bb, bbx, bby = _bitangents(cx, cy, rad)
+    sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
+    gd, gtx, gty, _ = _point_tangents(gx, gy, cx, cy, rad)
+    nt = len(ba)
+    disc = np.concatenate([ba, bb, sd, gd, s_on])
+    xs = np.concatenate([bax, bbx, stx, gtx, np.full(len(s_on), sx)])
+    ys = np.concatenate([bay, bby, sty, gty, np.full(len(s_on), sy)])
+    # partner: the other end of a node's tangent segment (node ids are 1 + position; 0 is the start).
+    pos = np.arange(len(disc))
+    partner = np.concatenate(
+        [
+            1 + nt + pos[:nt],
+            1 + pos[:nt],
+            np.zeros(len(sd), dtype=np.int64),
+            np.full(len(gd), -1),
+            np.zeros(len(s_on), dtype=np.int64),
+        ]
+    )
+    legal = np.ones(len(disc), dtype=bool)
+    # Nodes are judged against the included obstacles only: a node that only a left-out obstacle
+    # forbids stays, so a path through it makes the lazy loop include that obstacle (dropping it
+    # here would hide the route around that obstacle, and the loop would settle for a longer one).
+    legal[: len(disc) - len(s_on)] = _legal_points(
+        table, obs, np.stack([xs, ys], axis=-1)[: len(disc) - len(s_on)], inc_b, inc_t
+    )
+    legal[:nt] &= legal[nt : 2 * nt]
+    legal[nt : 2 * nt] = legal[:nt]
+    keep = np.flatnonzero(legal)
+    # Renumber the kept nodes 1..n-1 (0 is the start) and order each circle's nodes by angle.
+    ang = np.arctan2(ys[keep] - cy[disc[keep]], xs[keep] - cx[disc[keep]])
+    order = np.lexsort((ang, disc[keep]))
+    kept = keep[order]
+    new_id = np.full(len(disc) + 1, -1, dtype=np.int64)
+    new_id[0] = 0
+    new_id[1 + kept] = 1 + np.arange(len(kept))
+    part = partner[kept]
+    part = np.where(part > 0, new_id[np.maximum(part, 0)], part)  # -1 stays -1 (goal tangents)
+    n = 1 + len(kept)
+    node_disc = [-1, *disc[kept].tolist()]
+    node_ang = [0.0, *ang[order].tolist()]
+    px = [sx, *xs[kept].tolist()]
+    py = [sy, *ys[kept].tolist()]
+    node_part = [-1, *part.tolist()]
+    # Angular neighbours on each circle (cyclic), as next/prev node ids.
+    nxt = list(range(n))
+    prv = list(range(n))
+    dl = node_disc
+    lo = 1
+    while lo < n:
+        hi = lo
+        while hi + 1 < n and dl[hi + 1] == dl[lo]:
+            hi += 1
+        if hi > lo:
+            for v in range(lo, hi + 1):
+                nxt[v] = v + 1 if v < hi else lo
+                prv[v] = v - 1 if v > lo else hi
+        lo = hi + 1
+    start_children = [v for v in range(1, n) if node_part[v] == 0]
+    rings = ring.tolist() if goal_r > 0 else []
+    n_ring = len(rings)
+    fin = n + n_ring  # the virtual straight finish (its end point depends on the parent)
+    hl = [max(math.hypot(px[v] - gx, py[v] - gy) - goal_r, 0.0) for v in range(n)]
+    cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
     bsel = inc_b.tolist()
     psel = inc_t.tolist()
-    fin = n  # the virtual finish node
-    g = [math.inf] * (n + 1)
-    parent = [-1] * (n + 1)
-    closed = np.zeros(n + 1, dtype=bool)
-    finish: dict[int, tuple[float, float]] = {}  # finish point from each expanded parent
-    heap: list[tuple[float, int, int]] = [(hl[0], 0, -1)]
+    lo_x = obs.radius - 1e-9
+    hi_x = table.width - lo_x
+    hi_y = table.height - lo_x
+    g = [math.inf] * (fin + 1)
+    parent = [-1] * (fin + 1)
+    geom: list[list[tuple[float, float]]] = [[] for _ in range(fin + 1)]
+    closed = [False] * (fin + 1)
+    heap: list[tuple[float, int, int, int, float]] = [(hl[0], 0, -1, 0, 0.0)]
     while heap:
-        _, v, u = heapq.heappop(heap)
+        _, v, u, turn, gv = heapq.heappop(heap)
         if closed[v]:
             continue
         if u >= 0:
-            x0, y0 = pts[u]
-            x1, y1 = finish[u] if v == fin else pts[v]
-            hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
-            if hb or ht:
+            x0, y0 = px[u], py[u]
+            if v == fin:
+                dx, dy = x0 - gx, y0 - gy
+                dc = math.hypot(dx, dy)
+                k = goal_r / dc if dc > 0 else 0.0
+                pts = [(gx + dx * k, gy + dy * k)]
+            elif v > n - 1:
+                pts = [tuple(rings[v - n])]
+            elif turn:
+                j = node_disc[v]
+                a0 = node_ang[u]
+                sweep = (node_ang[v] - a0) * turn % (2 * math.pi)
+                pts = _arc(cxl[j], cyl[j], radl[j], a0, sweep, turn, (px[v], py[v]))
+            else:
+                pts = [(px[v], py[v])]
+            blocked = False
+            for x1, y1 in pts:
+                if x1 < lo_x or x1 > hi_x or y1 < lo_x or y1 > hi_y:
+                    blocked = True
+                    break
+                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
+                if hb or ht:
+                    blocked = True
+                    break
+                x0, y0 = x1, y1
+            if blocked:
                 continue
             if v == fin and not (
-                _legal_point_py(table, obs, x1, y1) and _lands(table, obs, np.array([[x1, y1]]))[0]
+                not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
+                and _lands(table, obs, np.array([[x0, y0]]))[0]
             ):
                 continue
-            dx = x1 - x0
-            dy = y1 - y0
-            g[v] = g[u] + math.sqrt(dx * dx + dy * dy)
+            g[v] = gv
             parent[v] = u
+            geom[v] = pts
         else:
             g[v] = 0.0
         closed[v] = True
-        if v == fin or 1 <= v <= n_goal or (goal_r > 0 and dcl[v] <= goal_r + 1e-9):
-            tail = [finish[parent[v]]] if v == fin else []
-            w = parent[v] if v == fin else v
-            chain = []
-            while w != -1:
-                chain.append(pts[w])
+        if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
+            chain: list[tuple[float, float]] = []
+            w = v
+            while parent[w] != -1:
+                chain[:0] = geom[w]
                 w = parent[w]
-            return np.array(chain[::-1] + tail)
-        # Push every open node via v (costs in numpy, the same sums as the eager search).
-        pu = nodes[v]
-        gv = g[v]
-        open_idx = np.flatnonzero(~closed[:n])
-        step = np.sqrt(((nodes[open_idx] - pu) ** 2).sum(-1))
-        f = (gv + step) + h[open_idx]
-        heap.extend(zip(f.tolist(), open_idx.tolist(), [v] * len(open_idx), strict=True))
-        if goal_r > 0:
-            # The straight finish: toward the centre, stopping on the goal circle.
-            dc = dcl[v]
-            px, py = pts[v]
-            if dc > 0:
-                k = goal_r / dc
-                qx, qy = cx + (px - cx) * k, cy + (py - cy) * k
-            else:
-                qx, qy = px, py
-            finish[v] = (qx, qy)
-            dx = qx - px
-            dy = qy - py
-            heap.append((gv + math.sqrt(dx * dx + dy * dy), fin, v))
-        heapq.heapify(heap)
+            chain.insert(0, (sx, sy))
+            return np.array(chain)
+        ux, uy = px[v], py[v]
+        # Tangent segment, arcs to the circle's neighbours, then the finishes.
+        targets = start_children if v == 0 else ([node_part[v]] if node_part[v] > 0 else [])
+        for w in targets:
+            if not closed[w]:
+                c = gv + math.hypot(px[w] - ux, py[w] - uy)
+                heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+        if v > 0 and nxt[v] != v:
+            j = node_disc[v]
+            for w, turn in ((nxt[v], 1), (prv[v], -1)):
+                if not closed[w]:
+                    sweep = (node_ang[w] - node_ang[v]) * turn % (2 * math.pi)
+                    c = gv + radl[j] * sweep
+                    heapq.heappush(heap, (c + hl[w], w, v, turn, c))
+        dc = math.hypot(ux - gx, uy - gy)
+        if dc > goal_r + 1e-12:
+            c = gv + dc - goal_r
+            heapq.heappush(heap, (c, fin, v, 0, c))
+        for r, (qx, qy) in enumerate(rings):
+            c = gv + math.hypot(qx - ux, qy - uy)
+            heapq.heappush(heap, (c, n + r, v, 0, c))
     return None
 
 
@@ -831,10 +990,108 @@ def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
     return table.clear_of_impassable(pts, obs.radius)
 
 
+SEARCH_MEMO = 1024
+"""Searches remembered per table (one record per question, oldest forgotten first)."""
+
+
+@dataclass
+class _SearchRecord:
+    """One search's answer and everything it asked of the obstacles it did not go around.
+
+    `_search_now` judges every base only through "does this segment (or point) come too close
+    to it": the straight first try, the goal and ring points, and each round's path; the rest of
+    its work (the A* rounds) sees only the bases it included. So the same question with some
+    bases moved has the same answer, bit for bit, if none of the moved bases was included and
+    none comes too close to any of those probes, before or after its move (`_search`)."""
+
+    cx: np.ndarray
+    cy: np.ndarray
+    clearance: np.ndarray
+    lim2: np.ndarray
+    included: frozenset[int]
+    probes: list[tuple[float, float, float, float]]
+    path: np.ndarray | None
+
+
+def _probe_hit(cx: float, cy: float, lim2: float, probes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether a base (centre, squared limit) comes too close to any probe segment, by the same
+    formula in the same order as `_seg_hits` and `_violations` (points are zero-length segments)."""
+    for x0, y0, x1, y1 in probes:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
+
+
 def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
-    """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles."""
+    """`_search_now`, memoised on the table: the same question (start, goal, mover, which models
+    stand where by index) asked again after some models moved reuses the answer when the record
+    proves the search would not have noticed them (see `_SearchRecord`)."""
+    key = (
+        start.tobytes(),
+        centre.tobytes(),
+        goal_r,
+        obs.radius,
+        obs.flying,
+        obs.model.tobytes(),
+        len(obs.polys),
+    )
+    memo = table.search_memo
+    rec = memo.get(key)
+    assert rec is None or isinstance(rec, _SearchRecord)
+    if rec is not None and len(rec.cx) == len(obs.cx):
+        changed = np.flatnonzero((rec.cx != obs.cx) | (rec.cy != obs.cy) | (rec.clearance != obs.clearance))
+        ok = True
+        for j in changed.tolist():
+            if (
+                j in rec.included
+                or _probe_hit(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
+                or _probe_hit(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
+            ):
+                ok = False
+                break
+        if ok:
+            return None if rec.path is None else rec.path.copy()
+    probes: list[tuple[float, float, float, float]] = []
+    included: set[int] = set()
+    path = _search_now(table, obs, start, centre, goal_r, probes, included)
+    if key not in memo and len(memo) >= SEARCH_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = _SearchRecord(
+        obs.cx.copy(),
+        obs.cy.copy(),
+        obs.clearance.copy(),
+        obs.lim2.copy(),
+        frozenset(included),
+        probes,
+        None if path is None else path.copy(),
+    )
+    return path
+
+
+def _search_now(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles.
+
+    Every segment and point judged against all bases is appended to `probes`, and every base
+    the search went around to `included` (what `_search` needs to reuse the answer)."""
     # Fast path: the straight line to the nearest point of the goal is the shortest when it is clear.
     dc = float(np.hypot(*(start - centre)))
     if goal_r > 0 and dc > goal_r:
@@ -847,6 +1104,8 @@ def _search(
     inc_t = np.empty(0, dtype=int)
     if direct is not None:
         (x0, y0), (x1, y1) = start.tolist(), direct.tolist()
+        probes.append((x0, y0, x1, y1))
+        probes.append((x1, y1, x1, y1))
         hit_b, hit_t = _seg_hits(
             obs, x0, y0, x1, y1, range(len(obs.centres)), range(len(obs.polys)), False, False
         )
@@ -858,13 +1117,17 @@ def _search(
                 # legal), and the lazy loop would then add what it hits: start from there.
                 inc_b = np.array(hit_b, dtype=np.int64)
                 inc_t = np.array(hit_t, dtype=np.int64)
+                included.update(hit_b)
     if goal_r > 0:
         ang = np.arange(RING) * (2 * math.pi / RING)
         ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+        probes.extend((x, y, x, y) for x, y in ring.tolist())
         ring = ring[_legal_points(table, obs, ring)]
         ring = ring[_lands(table, obs, ring)]
     else:
         ring = np.empty((0, 2))
+        gx, gy = centre.tolist()
+        probes.append((gx, gy, gx, gy))
         if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
@@ -873,6 +1136,8 @@ def _search(
             return None
         if len(path) == 1:
             return path
+        pts = path.tolist()
+        probes.extend((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True))
         bad_b, bad_t = _violations(obs, path[:-1], path[1:])
         new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
         new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
@@ -882,6 +1147,7 @@ def _search(
             return path
         inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)
         inc_t = np.array(sorted(have_t | new_t), dtype=np.int64)
+        included.update(new_b)
     return None
 
 
@@ -904,8 +1170,8 @@ def shortest_path(
     """Shortest path (k, 2) from start to goal around impassable terrain and other bases.
 
     With `enemy` given, enemies are also kept out of base contact (R-M3). None if the goal is
-    illegal or unreachable. Corners hug octagons circumscribing the grown bases, so the length
-    is within a couple of per cent of the true shortest.
+    illegal or unreachable. The path is the exact shortest around the circles of `_astar`,
+    drawn with arcs as polylines (at most ARC_TOL per radian long).
     """
     xy, radii = _prepare(xy, radii)
     s = np.asarray(start, dtype=float).reshape(2)
@@ -997,6 +1263,44 @@ def charge_path(
     of contact can be reached.
     """
     xy, radii = _prepare(xy, radii)
+    en = np.asarray(enemy, dtype=bool)
+    gone = None if ignore is None else np.asarray(ignore, dtype=bool)
+    key = (
+        "charge",
+        mover,
+        target,
+        bool(flying),
+        xy.tobytes(),
+        radii.tobytes(),
+        en.tobytes(),
+        None if gone is None else gone.tobytes(),
+    )
+    memo = table.path_memo
+    if key in memo:
+        # The same question again (a bot measured this charge, the engine now resolves it).
+        hit = memo[key]
+        return None if hit is None else (hit[0].copy(), hit[1])
+    found = _charge_path_now(table, mover, target, xy, radii, en, flying, gone)
+    if len(memo) >= PATH_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = found
+    return None if found is None else (found[0].copy(), found[1])
+
+
+PATH_MEMO = 256
+"""Charge paths remembered per table (oldest forgotten first), keyed on every input exactly."""
+
+
+def _charge_path_now(
+    table: Table,
+    mover: int,
+    target: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    flying: bool,
+    ignore: np.ndarray | None,
+) -> tuple[np.ndarray, float] | None:
     start = xy[mover].copy()
     obs = _obstacles(table, mover, xy, radii, enemy, start, flying=flying, ignore=ignore, target=target)
     goal_r = float(radii[mover] + radii[target]) + APPROACH

@@ -2,11 +2,12 @@
 
 R-B3 (ruling): sight runs from any point of one base to any point of the other; it is blocked
 when every such line crosses sight-blocking terrain or more than 3" of dense cover that neither
-model stands in. "Any point to any point" is sampled with a fixed fan of lines per pair: the
-centre line first, then (only for pairs the centre line does not clear) the two outer tangent
-lines, two half-offset lines and four crossing lines. All lines of a stage are built in one
-`shapely.linestrings` call and tested with one predicate call against a prepared union, because
-one shapely object at a time costs microseconds each and a whole game asks tens of thousands.
+model stands in. "Any point to any point" is decided in three stages, each one batch over the
+pairs still open: the centre line; a fixed fan (outer tangents, half offsets, crossing lines),
+which settles almost every visible pair cheaply; then the finite set of exact candidate lines
+(`exact_candidates`), which contains a clear line whenever one exists. Every stage's lines are
+tested by numpy kernels over edge arrays, because one shapely object at a time costs
+microseconds each and a whole game asks tens of thousands.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from skirmish.battlefield.measure import point_segment_distance
+from skirmish.battlefield.measure import pair_indices, point_segment_distance
 from skirmish.battlefield.table import Table
 
 DENSE_LIMIT = 3.0
@@ -99,7 +100,10 @@ def lengths_inside(seg: np.ndarray, edges: np.ndarray, regions: np.ndarray) -> n
     safe = np.where(den != 0, den, 1.0)
     t = (w[..., 0] * e[..., 1] - w[..., 1] * e[..., 0]) / safe
     u = (w[..., 0] * d[..., 1] - w[..., 1] * d[..., 0]) / safe
-    valid = (den != 0) & (t > 0) & (t < 1) & (u >= 0) & (u <= 1)
+    # Edges are met with a little slack at their ends: a line through a corner (the exact sight
+    # candidates pass through corners) must be cut there whatever the rounding; a spurious cut
+    # only splits a piece in two, each still judged by its midpoint.
+    valid = (den != 0) & (t > 0) & (t < 1) & (u >= -1e-9) & (u <= 1 + 1e-9)
     t = np.where(valid, t, 1.0)
     m = len(seg)
     cuts = np.sort(np.concatenate([np.zeros((m, 1)), t, np.ones((m, 1))], axis=1), axis=1)
@@ -265,10 +269,12 @@ def _clear(
             why[hit] = 1000
     big = table.dense_big
     if len(big):
-        # Only regions wide enough to hold more than 3" of line can block (bounding-box diagonal).
+        # Only lines whose counted regions could hold more than 3" between them (the sum of their
+        # bounding-box diagonals) need measuring.
         near = _bbox_hits(seg, table.dense_boxes[big])
         counts = near & ~in_region[big][:, li].T & ~in_region[big][:, lj].T
-        cand = np.flatnonzero(ok & counts.any(axis=1))
+        room = (counts * table.dense_diag[big]).sum(axis=1)
+        cand = np.flatnonzero(ok & (room > DENSE_LIMIT))
         if len(cand):
             lens = _big_lengths(table, seg[cand])
             total = (lens * counts[cand]).sum(axis=1)
@@ -287,6 +293,165 @@ def _clear(
             ok[cand[hit]] = False
             why[cand[hit]] = -2
     return ok, why
+
+
+def _candidate_vertices(table: Table) -> np.ndarray:
+    """Corners that can bound the set of clear lines: every ring vertex of the sight blockers (as
+    drawn, not shrunk: a line through one grazes the shrunk union) and of the big dense regions."""
+    hit = table.memo.get("sight_vertices")
+    if hit is None:
+        rings = [
+            np.asarray(r.coords, dtype=float)[:-1]
+            for poly in [*table.polygons[table.blocker_index], *table.dense_regions[table.dense_big]]
+            for part in shapely.get_parts(poly)
+            for r in [part.exterior, *part.interiors]
+        ]
+        hit = table.memo["sight_vertices"] = np.concatenate(rings) if rings else np.empty((0, 2))
+    assert isinstance(hit, np.ndarray)
+    return hit
+
+
+def _tangent_lines(
+    c1: np.ndarray, r1: np.ndarray, c2: np.ndarray, r2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Common tangent lines of circle pairs (arrays, broadcast): (pair index, point, direction)."""
+    d = c2 - c1
+    z = (d * d).sum(-1)
+    idx: list[np.ndarray] = []
+    qs: list[np.ndarray] = []
+    us: list[np.ndarray] = []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        a1 = s1 * r1
+        dr = s2 * r2 - a1
+        disc = z - dr * dr
+        ok = np.flatnonzero((disc >= 0) & (z > 1e-18))
+        if not len(ok):
+            continue
+        sq = np.sqrt(disc[ok])
+        dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[ok]
+        n = np.stack([drk * dx + dy * sq, drk * dy - dx * sq], axis=-1) / zz[:, None]
+        idx.append(ok)
+        qs.append(c1[ok] - a1[ok, None] * n)
+        us.append(np.stack([-n[:, 1], n[:, 0]], axis=-1))
+    if not idx:
+        return np.empty(0, dtype=np.int64), np.empty((0, 2)), np.empty((0, 2))
+    return np.concatenate(idx), np.concatenate(qs), np.concatenate(us)
+
+
+def _between(
+    q: np.ndarray, u: np.ndarray, ca: np.ndarray, ra: np.ndarray, cb: np.ndarray, rb: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For lines q + t u (row k with its own discs a = (ca, ra), b = (cb, rb)) meeting both discs:
+    the shortest piece of each joining the two, from a's disc to b's (what a line from one base
+    to the other must clear), and which rows they are; lines missing a disc are dropped."""
+    n = np.sqrt((u * u).sum(-1))
+    ok = n > 1e-15
+    u = u / np.where(ok, n, 1.0)[:, None]
+    spans = []
+    for c, r in ((ca, ra), (cb, rb)):
+        w = c - q
+        t = (w * u).sum(-1)
+        perp = w - t[:, None] * u
+        h2 = r * r - (perp * perp).sum(-1)
+        spans.append((t, np.sqrt(np.maximum(h2, 0.0)), h2 >= -1e-12 * r * r))
+    (ta, ha, ma), (tb, hb, mb) = spans
+    keep = np.flatnonzero(ok & ma & mb)
+    a_lo, a_hi, b_lo, b_hi = ta - ha, ta + ha, tb - hb, tb + hb
+    forward = a_hi <= b_lo
+    back = b_hi <= a_lo
+    t0 = np.where(forward, a_hi, np.where(back, a_lo, a_hi))  # the end in a's disc
+    t1 = np.where(forward, b_lo, np.where(back, b_hi, a_hi))  # the end in b's disc
+    q, u, t0, t1 = q[keep], u[keep], t0[keep], t1[keep]
+    return np.stack([q + t0[:, None] * u, q + t1[:, None] * u], axis=1), keep
+
+
+def _candidates(
+    table: Table, xy: np.ndarray, radii: np.ndarray, ti: np.ndarray, tj: np.ndarray, block_bases: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The exact candidate lines of every pair (ti[k], tj[k]) in one batch: (segments, pair k).
+
+    The lines from one disc to the other that avoid the blockers form a region of the plane of
+    lines bounded by lines tangent to either disc and lines through a corner of a blocker; if it
+    is not empty it has a corner, so some clear line is (up to grazing) one of: a common tangent
+    of the two discs, a line through a corner tangent to one disc, or a line through two
+    corners. Only corners in the discs' convex hull can matter. Each line is cut to its shortest
+    piece joining the discs. With `block_bases` the tangents shared with each other base in the
+    hull are added too; dense cover is tested on the same lines with the dense corners added.
+    """
+    ca, cb = xy[ti], xy[tj]
+    ra, rb = INSET * radii[ti], INSET * radii[tj]
+    reach = np.maximum(ra, rb) + 1e-9
+    owner: list[np.ndarray] = []
+    qs: list[np.ndarray] = []
+    us: list[np.ndarray] = []
+    k, q, u = _tangent_lines(ca, ra, cb, rb)
+    owner.append(k)
+    qs.append(q)
+    us.append(u)
+    if block_bases:
+        near = (
+            point_segment_distance(xy[None, :, :], ca[:, None, :], cb[:, None, :])
+            <= reach[:, None] + radii[None, :]
+        )
+        near[np.arange(len(ti)), ti] = False
+        near[np.arange(len(ti)), tj] = False
+        p, m = np.nonzero(near)
+        for c, r in ((ca, ra), (cb, rb)):
+            k, q, u = _tangent_lines(c[p], r[p], xy[m], radii[m])
+            owner.append(p[k])
+            qs.append(q)
+            us.append(u)
+    verts = _candidate_vertices(table)
+    if len(verts):
+        sel = point_segment_distance(verts[None, :, :], ca[:, None, :], cb[:, None, :]) <= reach[:, None]
+        p, v = np.nonzero(sel)
+        for c, r in ((ca, ra), (cb, rb)):
+            # Tangents from each corner in the hull to this disc (corners inside it have none).
+            d = c[p] - verts[v]
+            dist = np.sqrt((d * d).sum(-1))
+            out = np.flatnonzero(dist > r[p])
+            base = np.arctan2(d[out, 1], d[out, 0])
+            off = np.arcsin(r[p[out]] / dist[out])
+            for a in (base + off, base - off):
+                owner.append(p[out])
+                qs.append(verts[v[out]])
+                us.append(np.stack([np.cos(a), np.sin(a)], axis=-1))
+        if len(verts) > 1:
+            i, j = pair_indices(len(verts))
+            p, w = np.nonzero(sel[:, i] & sel[:, j])
+            owner.append(p)
+            qs.append(verts[i[w]])
+            us.append(verts[j[w]] - verts[i[w]])
+    own = np.concatenate(owner)
+    seg, keep = _between(np.concatenate(qs), np.concatenate(us), ca[own], ra[own], cb[own], rb[own])
+    return seg, own[keep]
+
+
+def exact_candidates(
+    table: Table, xy: np.ndarray, radii: np.ndarray, a: int, b: int, block_bases: bool = False
+) -> np.ndarray:
+    """(k, 2, 2) the finite set of lines that decides R-B3 between bases a and b (see `_candidates`)."""
+    seg, _ = _candidates(table, xy, radii, np.array([a]), np.array([b]), block_bases)
+    return seg
+
+
+def _exact_stage(
+    table: Table,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ti: np.ndarray,
+    tj: np.ndarray,
+    in_region: np.ndarray,
+    block_bases: bool,
+) -> np.ndarray:
+    """Visibility of the pairs the fan left unresolved, from their exact candidate lines (one batch)."""
+    ok = np.zeros(len(ti), dtype=bool)
+    seg, own = _candidates(table, xy, radii, ti, tj, block_bases)
+    if len(seg) == 0:
+        return ok
+    clear, _ = _clear(table, seg, ti[own], tj[own], in_region, xy, radii, block_bases)
+    np.logical_or.at(ok, own, clear)
+    return ok
 
 
 def _regions_containing(table: Table, xy: np.ndarray) -> np.ndarray:
@@ -313,7 +478,11 @@ def sight_pairs(
         k = len(_FAN_ALL)
         seg = _lines(xy, radii, i, j, _FAN_ALL)
         ok, _ = _clear(table, seg, np.repeat(i, k), np.repeat(j, k), in_region, xy, radii, block_bases)
-        return ok.reshape(-1, k).any(axis=1) | (i == j)
+        ok = ok.reshape(-1, k).any(axis=1) | (i == j)
+        todo = np.flatnonzero(~ok)
+        if len(todo):
+            ok[todo] = _exact_stage(table, xy, radii, i[todo], j[todo], in_region, block_bases)
+        return ok
     # Stage 1: centre lines of every pair.
     seg = np.stack([xy[i], xy[j]], axis=1)
     ok, _ = _clear(table, seg, i, j, in_region, xy, radii, block_bases)
@@ -325,6 +494,10 @@ def sight_pairs(
         k = len(_FAN)
         ok2, _ = _clear(table, seg2, np.repeat(ti, k), np.repeat(tj, k), in_region, xy, radii, block_bases)
         ok[todo] = ok2.reshape(-1, k).any(axis=1)
+        rest = todo[~ok[todo]]
+        if len(rest):
+            # Stage 3: the exact candidate lines of the pairs the fan could not clear.
+            ok[rest] = _exact_stage(table, xy, radii, i[rest], j[rest], in_region, block_bases)
     return ok | (i == j)
 
 
@@ -393,6 +566,16 @@ def sight_evidence(
     k = len(fan)
     ok, why = _clear(table, seg, np.repeat(ia, k), np.repeat(ib, k), in_region, xy, radii, block_bases)
     hit = np.flatnonzero(ok)
+    if not len(hit):
+        extra = exact_candidates(table, xy, radii, a, b, block_bases)
+        if len(extra):
+            m = len(extra)
+            ok2, _ = _clear(
+                table, extra, np.repeat(ia, m), np.repeat(ib, m), in_region, xy, radii, block_bases
+            )
+            found = np.flatnonzero(ok2)
+            if len(found):
+                seg, hit = extra, found
     if len(hit):
         s = seg[hit[0]]
         return SightEvidence(True, ((float(s[0, 0]), float(s[0, 1])), (float(s[1, 0]), float(s[1, 1]))), None)

@@ -9,7 +9,6 @@ and answer with arrays.
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -25,12 +24,16 @@ _CACHE: OrderedDict[str, Table] = OrderedDict()
 _CACHE_BY_ID: dict[int, tuple[Scenario, Table]] = {}
 _CACHE_SIZE = 64
 
+FACTS_BATCH = 64
+"""Questions about at most this many centres go through the per-point memo (a game's models);
+bigger ones (a bot scoring candidate points) are computed directly."""
+
+FACTS_MEMO = 4096
+"""The per-point memo is emptied when it grows past this many centres."""
+
 GRAZE = 1e-7
 """Sight blockers are shrunk by this much so a line that only grazes a corner or runs along an
 edge is not blocked: R-B3 blocks lines that *cross* terrain, not lines that touch it."""
-
-NODE_QUAD_SEGS = 2
-"""Arc resolution of grown terrain for the path finder (2 segments a quarter circle)."""
 
 
 def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
@@ -152,11 +155,14 @@ class Table:
         self.dense_boxes = (
             shapely.bounds(self.dense_regions).reshape(-1, 4) if len(regions) else np.empty((0, 4))
         )
-        diag = np.hypot(
+        self.dense_diag = np.hypot(
             self.dense_boxes[:, 2] - self.dense_boxes[:, 0], self.dense_boxes[:, 3] - self.dense_boxes[:, 1]
         )
-        self.dense_big = np.flatnonzero(diag > 3.0)
-        """Dense regions that can hold more than 3" of a straight line (the others never block)."""
+        """Bounding-box diagonal of each dense region: the most line it can hold."""
+        self.dense_big = np.arange(len(regions))
+        """The dense regions the sight test measures: all of them, since the inches of dense cover a
+        line crosses add up over regions (a line only needs measuring when the regions it may meet
+        could hold more than 3" between them, see `sight._clear`)."""
         self.dense_big_edges = (
             np.concatenate([_ring_edges(regions[r]) for r in self.dense_big])
             if len(self.dense_big)
@@ -175,10 +181,15 @@ class Table:
         self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
         self.imp_kernel = EdgeKernel(self.imp_edges, self.imp_edge_owner, len(self.impassable_index))
         """The impassable edges pre-digested for the path kernels (see `EdgeKernel`)."""
-        self._grown: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self._point_facts: dict[tuple[float, float], tuple[int, int, float]] = {}
+        """Cover rank, cover piece and height per exact centre (see `_facts`)."""
+        self.search_memo: dict[tuple[object, ...], object] = {}
+        """Path searches by their question, with what each asked of the bases (`paths._search`)."""
+        self.path_memo: dict[tuple[object, ...], tuple[np.ndarray, float] | None] = {}
+        """Charge paths by their exact inputs (`paths.charge_path`), oldest dropped first."""
         self.memo: dict[object, object] = {}
-        """Per-table scratch for derived geometry that depends only on the table and a mover's
-        radius (the path finder's terrain visibility between grown corners)."""
+        """Per-table scratch for derived geometry that depends only on the table (the path
+        finder's convex corners of each piece, the sight kernels' edge arrays)."""
 
     # -- construction -----------------------------------------------------------------------------
 
@@ -233,9 +244,35 @@ class Table:
         """R-B2: per centre, the densest cover rank (0 open .. 3 dense) containing it, and that piece.
 
         The piece index is -1 in the open (a hill with no cover is open ground); ties go to the
-        piece listed first, so the evidence is deterministic.
+        piece listed first, so the evidence is deterministic. Answers are memoised per exact
+        centre (`_facts`): between two questions most models have not moved.
         """
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            facts = self._facts(xy)
+            return (
+                np.array([f[0] for f in facts], dtype=np.int8),
+                np.array([f[1] for f in facts], dtype=np.int64),
+            )
+        return self._cover_now(xy)
+
+    def _facts(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """(cover rank, cover piece, height) per centre, from the per-point memo; the centres not
+        in it are computed in one batch (the same vectorised code) and added."""
+        memo = self._point_facts
+        pts = [tuple(p) for p in xy.tolist()]
+        miss = [k for k, p in enumerate(pts) if p not in memo]
+        if miss:
+            sub = xy[miss]
+            rank, piece = self._cover_now(sub)
+            height = self._height_now(sub)
+            if len(memo) > FACTS_MEMO:
+                memo.clear()
+            for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
+                memo[pts[k]] = (r, c, h)
+        return [memo[p] for p in pts]
+
+    def _cover_now(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(xy)
         rank = np.zeros(n, dtype=np.int8)
         piece = np.full(n, -1, dtype=np.int64)
@@ -249,6 +286,11 @@ class Table:
     def height_of(self, xy: np.ndarray) -> np.ndarray:
         """Height of the highest piece containing each centre, else 0 (higher ground, R-B2)."""
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            return np.array([f[2] for f in self._facts(xy)], dtype=float)
+        return self._height_now(xy)
+
+    def _height_now(self, xy: np.ndarray) -> np.ndarray:
         h = np.zeros(len(xy))
         for i in np.flatnonzero(self.heights > 0):
             inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
@@ -262,35 +304,6 @@ class Table:
         for i in range(len(self.pieces) - 1, -1, -1):
             inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
             out[inside] = i
-        return out
-
-    # -- cached movement geometry -----------------------------------------------------------------
-
-    def grown_nodes(self, radius: float) -> tuple[np.ndarray, np.ndarray]:
-        """Vertices of the impassable pieces grown by `radius`, and which piece each belongs to.
-
-        The grown outline circumscribes the true rounded one (the buffer distance is divided by
-        cos of half the arc step), so every edge between neighbouring vertices keeps at least
-        `radius` from the piece: the path finder's corners are legal under the exact check.
-        """
-        key = round(float(radius), 9)
-        hit = self._grown.get(key)
-        if hit is not None:
-            return hit
-        g = (radius + 1e-5) / math.cos(math.pi / (4 * NODE_QUAD_SEGS))
-        pts: list[np.ndarray] = []
-        owner: list[np.ndarray] = []
-        for j, i in enumerate(self.impassable_index):
-            grown = shapely.buffer(self.polygons[i], g, quad_segs=NODE_QUAD_SEGS)
-            for part in shapely.get_parts(grown):
-                ring = np.asarray(part.exterior.coords, dtype=float)[:-1]
-                pts.append(ring)
-                owner.append(np.full(len(ring), j))
-        out = (
-            np.concatenate(pts) if pts else np.empty((0, 2)),
-            np.concatenate(owner) if owner else np.empty(0, dtype=int),
-        )
-        self._grown[key] = out
         return out
 
     def __repr__(self) -> str:

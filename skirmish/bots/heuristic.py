@@ -10,6 +10,8 @@ deterministic function of the game state and seed, so games with the same seed a
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 import shapely
 
@@ -33,6 +35,10 @@ class HeuristicBot:
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
         self._stay: set[tuple[int, str, bytes]] = set()
+        self._duty_memo: WeakKeyDictionary[Game, dict[tuple[int, bytes, str], np.ndarray | None]] = (
+            WeakKeyDictionary()
+        )
+        self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -156,11 +162,11 @@ class HeuristicBot:
         )
 
     def _zone_poly(self, z: object) -> shapely.Polygon:
-        cache = self.__dict__.setdefault("_polys", {})
-        key = id(z)
-        if key not in cache:
-            cache[key] = shapely.Polygon(z.polygon)  # type: ignore[attr-defined]
-        return cache[key]
+        key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
+        poly = self._polys.get(key)
+        if poly is None:
+            poly = self._polys[key] = shapely.Polygon(key)
+        return poly
 
     @staticmethod
     def _toughness(game: Game, m: ModelState) -> float:
@@ -176,9 +182,10 @@ class HeuristicBot:
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
         first among equals) hold each zone, each heading for its own spot so they do not crowd one
-        point and stop short. Memoised per game state (the number of actions taken)."""
-        key = (id(game), len(game.history), game.state.xy.tobytes(), m.id)
-        memo = self.__dict__.setdefault("_duty_memo", {})
+        point and stop short. Memoised per game (weakly: a finished game takes its entries with
+        it) and state (the number of actions taken and the positions)."""
+        key = (len(game.history), game.state.xy.tobytes(), m.id)
+        memo = self._duty_memo.setdefault(game, {})
         if key not in memo:
             if len(memo) > 256:
                 memo.clear()
