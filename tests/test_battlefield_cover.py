@@ -97,3 +97,20 @@ def test_r_m2_path_length_and_truncation() -> None:
     t = truncate_path(p, 7.0)
     assert path_length(t) == pytest.approx(7.0) and t[-1].tolist() == pytest.approx([3.0, 6.0])
     assert path_length(truncate_path(p, 50)) == pytest.approx(11.0)
+
+
+def test_r_b2_cover_memo_that_fills_up_keeps_every_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-centre memo is cleared when it grows past its bound; a question that mixes centres
+    already known with new ones must still answer all of them, the same as a fresh table."""
+    import skirmish.battlefield.table as table_mod
+
+    monkeypatch.setattr(table_mod, "FACTS_MEMO", 3)
+    s = load_scenario(CONTENT / "scenarios" / "open_battle.toml")
+    t, fresh = Table.from_scenario(s), Table.from_scenario(s)
+    rng = np.random.default_rng(7)
+    seen = rng.uniform(0, 40, size=(4, 2))
+    t.cover_of(seen)  # 4 centres: the memo is now over its bound
+    mixed = np.vstack([seen[:2], rng.uniform(0, 40, size=(3, 2))])
+    rank, piece = t.cover_of(mixed)
+    want_rank, want_piece = fresh._cover_now(mixed)
+    assert rank.tolist() == want_rank.tolist() and piece.tolist() == want_piece.tolist()
