@@ -261,7 +261,8 @@ class Table:
         in it are computed in one batch (the same vectorised code) and added."""
         memo = self._point_facts
         pts = [tuple(p) for p in xy.tolist()]
-        miss = [k for k, p in enumerate(pts) if p not in memo]
+        out = [memo.get(p) for p in pts]
+        miss = [k for k, f in enumerate(out) if f is None]
         if miss:
             sub = xy[miss]
             rank, piece = self._cover_now(sub)
@@ -269,8 +270,8 @@ class Table:
             if len(memo) > FACTS_MEMO:
                 memo.clear()
             for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
-                memo[pts[k]] = (r, c, h)
-        return [memo[p] for p in pts]
+                out[k] = memo[pts[k]] = (r, c, h)
+        return [f for f in out if f is not None]
 
     def _cover_now(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(xy)
