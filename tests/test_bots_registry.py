@@ -69,7 +69,7 @@ def _cli(args: list[str], path: Path, cwd: Path) -> subprocess.CompletedProcess[
 
 
 def test_the_shipped_policies_are_listed_once_and_resolve() -> None:
-    assert list(registry.NAMED) == ["heuristic", "random"] == registry.names()[:2]
+    assert list(registry.NAMED) == ["heuristic", "guess", "random"] == registry.names()[:3]
     assert registry.resolve("heuristic") is HeuristicBot and registry.resolve("random") is RandomBot
     assert registry.resolve("skirmish.bots.random_bot:RandomBot") is RandomBot
     assert isinstance(registry.make_bot("random", 3, 1), RandomBot)
@@ -78,7 +78,7 @@ def test_the_shipped_policies_are_listed_once_and_resolve() -> None:
 @pytest.mark.parametrize(
     ("policy", "fragment"),
     [
-        ("clever", "unknown bot policy 'clever' (known: heuristic, random"),
+        ("clever", "unknown bot policy 'clever' (known: heuristic, guess, random"),
         ("no_such_module:Bot", "cannot import 'no_such_module'"),
         ("skirmish.bots.registry:Nothing", "has no 'Nothing'"),
         ("skirmish.bots.registry:DEFAULT", "not a bot class"),
@@ -114,7 +114,7 @@ def test_a_bad_bots_value_exits_2_naming_the_flag(plugin_path: Path, tmp_path: P
     for value, fragment in [
         ("mypkg:NotABot", "not a bot class"),
         ("mypkg:Missing", "has no 'Missing'"),
-        ("genius", "unknown policy (choose heuristic, random, mybot, or module:Class)"),
+        ("genius", "unknown policy (choose heuristic, guess, random, mybot, or module:Class)"),
     ]:
         done = _cli(["play", "--headless", "--bots", value], plugin_path, tmp_path)
         assert done.returncode == 2, done.stdout
@@ -127,7 +127,7 @@ def test_help_lists_the_named_policies(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "heuristic, random (default heuristic)" in text and "module:Class" in text
+    assert "heuristic, guess, random (default heuristic)" in text and "module:Class" in text
 
 
 def test_troupe_tester_seats_a_different_bot_per_side_on_the_same_seeds(

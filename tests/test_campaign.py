@@ -29,12 +29,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out.out, out.err
 
 
-def test_r_x3_shipped_campaign_is_four_valid_pursuit_chapters_in_order() -> None:
+def test_r_x3_shipped_campaign_is_seven_valid_pursuit_boxes_in_order() -> None:
     assert CAMP.name == "aangs_destiny" and [c.name for c in CAMP.chapters] == [
-        "box_1",
-        "box_2",
-        "box_3",
-        "box_4",
+        f"box_{i}" for i in range(1, 8)
     ]
     base = cp.find_scenario(CAMP.scenario)
     for i in range(len(CAMP.chapters)):
@@ -42,19 +39,51 @@ def test_r_x3_shipped_campaign_is_four_valid_pursuit_chapters_in_order() -> None
         assert sc.special["chapter"] == i + 1 and sc.special["campaign"] == "aangs_destiny"
         cfg = parse_config(sc)
         assert cfg.objectives
+    # Box 1, built from the card and adversary pools, is the_pursuit as shipped
     assert cp.chapter_scenario(CAMP, 0).special == {**base.special, "campaign": "aangs_destiny", "chapter": 1}
-    hard = parse_config(cp.chapter_scenario(CAMP, 3))
-    assert hard.events_per_turn == 2 and hard.tracking_length == 14 and len(hard.objectives) == 4
+    late = parse_config(cp.chapter_scenario(CAMP, 6))
+    assert late.active_adversaries == 1 and "azula" in late.stack and "combustion_man" in late.stack
+
+
+def test_r_x3_box_ranges_decide_which_cards_and_adversaries_each_box_uses() -> None:
+    def stack(box: int) -> set[str]:
+        return set(parse_config(cp.chapter_scenario(CAMP, box - 1)).stack)
+
+    def cards(box: int) -> set[str]:
+        return {c.name for c in parse_config(cp.chapter_scenario(CAMP, box - 1)).deck}
+
+    assert "admiral_zhao" not in stack(1) and "admiral_zhao" in stack(2) and "admiral_zhao" not in stack(5)
+    assert "fire_nation_ship" in stack(3) and "fire_nation_ship" not in stack(4)  # range [1, 3]
+    assert "zhaos_fleet" in cards(2) and "zhaos_fleet" not in cards(1)
+    assert "quiet_waters" in cards(2) and "quiet_waters" not in cards(3)  # range [1, 2]
+    assert "fire_nation_reinforcements" in cards(5)  # reinforcements only after Box 1
+    assert not any(c.effect == "reinforce" for c in parse_config(cp.chapter_scenario(CAMP, 0)).deck)
+
+
+def test_r_x3_toph_and_earthbending_join_in_box_2() -> None:
+    for box, toph in ((1, False), (2, True), (7, True)):
+        _, troupes = cp.box_setup(CAMP, box - 1, cp.rewards_before(CAMP, box - 1))
+        heroes = {e.profile.name: e.profile for e in troupes[0].models}
+        assert ("toph" in heroes) is toph
+        if toph:
+            assert "earth" in heroes["toph"].elements
+    _, troupes = cp.box_setup(CAMP, 6, cp.rewards_before(CAMP, 6))  # every earlier reward carried
+    heroes = {e.profile.name: e.profile for e in troupes[0].models}
+    assert heroes["appa"].hp == 6 + 2 and "octopus_form" in heroes["katara"].abilities
 
 
 def _won_chapter_one() -> Game:
     """Chapter 1 won through the engine: the last objective and the last adversary, dice forced."""
     scenario, troupes = cp.chapter_setup(CAMP, cp.new_save(CAMP))
     g = Game(scenario, troupes, seed=3)
-    keep_only(g, ["p0.katara", "p1.fire_nation_ship"], sentinels=[])
+    keep_only(g, ["p0.katara"], sentinels=[])
     st = g.state.extra["pursuit"]
-    st["objective"] = st["revealed"] = 2
+    st["objective"] = st["revealed"] = 3
+    st["stack"] = []  # every other adversary already defeated
+    for x in g.state.models:
+        x.removed = x.removed or x.player == 1
     ship = m(g, "p1.fire_nation_ship")
+    ship.removed = False
     ship.hp = 1
     place(g, {"p0.katara": (24.0, 34.0), ship.id: (24.0, 41.0)})
     advance_to(g, "shooting", 0, turn=1)
@@ -72,7 +101,7 @@ def test_r_x3_campaign_win_opens_the_next_chapter_and_carries_its_rewards() -> N
     assert save.chapter == 1 and save.attempts == 0
     assert [r.describe().split(" (")[0] for r in save.rewards] == ["appa +1 hp", "aang learns air_scooter"]
     scenario, troupes = cp.chapter_setup(CAMP, save)
-    assert scenario.special["chapter"] == 2 and scenario.special["tracking_start"] == 2
+    assert scenario.special["chapter"] == 2 and "toph" in scenario.special["hero_order"]  # type: ignore[operator]
     heroes = {e.profile.name: e.profile for e in troupes[0].models}
     assert heroes["appa"].hp == 7 and "air_scooter" in heroes["aang"].abilities
     game = Game(scenario, troupes, seed=1)
@@ -95,14 +124,14 @@ def test_r_x3_campaign_cli_play_records_a_loss_and_status_shows_it(
 ) -> None:
     save = tmp_path / "camp.json"
     code, out, err = run(["campaign", "status", "--file", str(save)], capsys)
-    assert code == 0 and "chapter 1 of 4: The Boy in the Iceberg" in out and "not started" in out
+    assert code == 0 and "chapter 1 of 7: The Boy in the Iceberg" in out and "not started" in out
     assert not save.exists()
-    code, out, err = run(["campaign", "play", "--file", str(save), "--headless", "--seed", "4"], capsys)
+    code, out, err = run(["campaign", "play", "--file", str(save), "--headless", "--seed", "2"], capsys)
     assert code == 0, err
     assert "Result: fire_nation" in out and "Chapter 1 lost" in out
     data = json.loads(save.read_text())
     assert data["format"] == "skirmish-campaign" and data["chapter"] == 0 and data["attempts"] == 1
-    assert data["history"][0]["seed"] == 4 and data["history"][0]["won"] is False
+    assert data["history"][0]["seed"] == 2 and data["history"][0]["won"] is False
     code, out, _ = run(["campaign", "--file", str(save)], capsys)
     assert code == 0 and "(lost 1 time)" in out and "Games: 1 played, 0 won" in out
     code, out, _ = run(["campaign", "reset", "--file", str(save)], capsys)
@@ -137,9 +166,9 @@ def test_r_x3_campaign_cli_play_is_reproducible_and_writes_a_replay(
 
 def test_r_x3_campaign_complete_status_and_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     save = tmp_path / "done.json"
-    cp.write_save(save, cp.new_save(CAMP).model_copy(update={"chapter": 4}))
+    cp.write_save(save, cp.new_save(CAMP).model_copy(update={"chapter": 7}))
     code, out, _ = run(["campaign", "status", "--file", str(save)], capsys)
-    assert code == 0 and "Complete: all 4 chapters won" in out
+    assert code == 0 and "Complete: all 7 chapters won" in out
     code, _, err = run(["campaign", "play", "--file", str(save), "--headless"], capsys)
     assert code == 2 and "every chapter is won" in err and "Traceback" not in err
 
@@ -156,6 +185,13 @@ def test_r_x3_campaign_complete_status_and_play(tmp_path: Path, capsys: pytest.C
         (
             '{"format": "skirmish-campaign", "version": 1, "campaign": "aangs_destiny", "chapter": 9}',
             "beyond",
+        ),
+        (
+            '{"format": "skirmish-campaign", "version": 1, "campaign": "aangs_destiny", "history": '
+            + "[" * 80
+            + "]" * 80
+            + "}",
+            "nested",
         ),
         ('{"format": "skirmish-campaign", "version": 1, "campaign": "other_tale"}', "not `aangs_destiny`"),
         (
@@ -256,3 +292,64 @@ def test_r_x3_campaign_base_scenario_must_be_a_pursuit(tmp_path: Path) -> None:
     path.write_text(BASE.replace("the_pursuit", "open_battle") + '[[chapters]]\nname = "a"\ntitle = "A"\n')
     with pytest.raises(DataError, match="not a Pursuit"):
         cp.load_campaign(str(path))
+
+
+# ----------------------------------------------------------------- the save: strict, locked, reported
+_RECORDER = """
+import sys
+from skirmish.engine import campaign as cp
+camp = cp.load_campaign()
+for k in range(int(sys.argv[2])):
+    cp.update_save(sys.argv[1], camp, lambda s: cp.record(camp, s, won=False, seed=k, reason="lost", turns=3))
+"""
+
+
+def test_r_x3_two_processes_recording_at_once_lose_no_update(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    save = tmp_path / "shared.json"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _RECORDER, str(save), "25"], stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err.decode()
+    data = cp.load_save(save, CAMP)
+    assert len(data.history) == 50 and data.attempts == 50 and data.revision == 50
+    assert [p.attempt for p in data.history] == list(range(1, 51))
+
+
+def test_r_x3_a_game_of_a_box_another_run_already_won_is_recorded_without_moving_on() -> None:
+    won = cp.record(CAMP, cp.new_save(CAMP), won=True, seed=1, reason="won", turns=9)
+    late = cp.record(CAMP, won, won=False, seed=2, reason="lost", turns=4, chapter=0)
+    assert late.chapter == 1 and late.attempts == 0
+    assert [(p.chapter, p.attempt, p.won) for p in late.history] == [("box_1", 1, True), ("box_1", 2, False)]
+
+
+def test_r_x3_campaign_status_json_and_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "s.json"
+    cp.write_save(save, cp.record(CAMP, cp.new_save(CAMP), won=False, seed=7, reason="lost", turns=4))
+    code, out, err = run(["campaign", "status", "--file", str(save), "--json"], capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["boxes"] == 7 and report["attempts"] == 1 and report["games"] == 1
+    assert report["next_box"]["box"] == 1 and report["next_box"]["title"] == "The Boy in the Iceberg"
+    assert report["history"][0]["seed"] == 7
+    code, out, _ = run(["schema", "campaign"], capsys)
+    schema = json.loads(out)
+    assert code == 0 and schema["additionalProperties"] is False and "history" in schema["properties"]
+
+
+def test_r_x3_campaign_test_json_reports_every_box(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["campaign", "test", "--games", "1", "--workers", "1", "--json"], capsys)
+    assert code == 0, err
+    boxes = json.loads(out)["boxes"]
+    assert [b["box"] for b in boxes] == list(range(1, 8))
+    for b in boxes:
+        assert b["games"] == 1 and 0 <= b["win_rate"] <= 1 and len(b["ci95"]) == 2
+    code, _, err = run(["campaign", "status", "--games", "3"], capsys)
+    assert code == 2 and "--games" in err

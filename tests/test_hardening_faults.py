@@ -195,6 +195,21 @@ def test_a_killed_local_worker_costs_a_retry_not_the_run(plan: Plan) -> None:
     assert fired and pool.restarts >= 1
     assert result.tallies[0].summary() == expect.tallies[0].summary()
     assert _rows(got) == _rows(clean)
+    assert not _children_alive(), "workers of the broken pool outlived the run"
+
+
+def _children_alive() -> list[int]:
+    """Child processes of this one that still run (zombies excluded)."""
+    me = os.getpid()
+    alive = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == me and fields[0] != "Z":
+                alive.append(int(d.name))
+    return alive
 
 
 def test_workers_that_keep_dying_end_in_exit_2(plan: Plan) -> None:

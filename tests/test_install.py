@@ -104,7 +104,10 @@ def test_shell_completion_is_offered(capsys: pytest.CaptureFixture[str]) -> None
         (["schema", "foo"], ("KIND foo", "troupe, scenario, replay, campaign")),
         (["play", "--headless", "--bots", "genius"], ("--bots genius", "unknown policy")),
         (["test-troupes", "team_avatar", "avatar_kyoshi", "--executor", "cloud"], ("--executor cloud",)),
-        (["test-troupes", "team_avatar", "avatar_kyoshi", "--bots=x"], ("--bots x", "heuristic, random")),
+        (
+            ["test-troupes", "team_avatar", "avatar_kyoshi", "--bots=x"],
+            ("--bots x", "heuristic, guess, random"),
+        ),
     ],
 )
 def test_a_bad_choice_exits_2_naming_the_flag_and_the_choices(
@@ -116,7 +119,7 @@ def test_a_bad_choice_exits_2_naming_the_flag_and_the_choices(
 @pytest.mark.parametrize(
     ("argv", "shown"),
     [
-        (["play", "--help"], "heuristic|random"),
+        (["play", "--help"], "heuristic|guess|random"),
         (["test-troupes", "--help"], "local|dask"),
         (["list", "--help"], "troupes|scenarios|folders"),
     ],
@@ -315,11 +318,19 @@ def test_duplicate_keys_and_nan_are_refused(duel_replay: dict, tmp_path: Path, c
     one_line_exit_2(["replay", str(nan), "--verify"], capsys, "nan.json", "NaN")
 
 
-def test_golden_replays_are_version_1_and_still_verify_without_a_digest() -> None:
+def test_golden_replays_carry_a_digest_and_version_1_files_still_verify_without_one() -> None:
+    """The goldens are written as version 2 (with the digest); a version 1 file — the same game
+    without the digest, as files written before the digest existed — still loads and verifies."""
     for path in sorted(GOLDEN.glob("*.json")):
         rep = load_replay(path)
-        assert rep.version == 1 and rep.digest is None
+        assert rep.version == 2 and rep.digest is not None
         assert verify_problems(rep) == [], path
+        old = json.loads(path.read_text(encoding="utf-8"))
+        del old["digest"]
+        old["version"] = 1
+        rep1 = load_replay_text(json.dumps(old), f"{path.stem}_v1.json")
+        assert rep1.version == 1 and rep1.digest is None
+        assert verify_problems(rep1) == [], path
 
 
 # ------------------------------------------------------------------ tamper-evident replays

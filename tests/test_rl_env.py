@@ -39,6 +39,7 @@ def _play(env: SkirmishAEC, seed: int) -> tuple[int, dict[str, float]]:
         ("open_battle", None),
         ("four_kingdoms_melee", None),
         ("the_pursuit", None),
+        ("avatar_duel", None),
         ("open_battle", {1: "heuristic"}),
     ],
 )

@@ -306,6 +306,25 @@ def test_r_x2_bending_airborne_attacker_is_blocked_only_by_an_airborne_defender(
     assert React("p0.aang", "stone_block") in grounded.legal_actions()
 
 
+def test_r_x1_option_weakness_cycle_off_drops_the_plus_one() -> None:
+    g = _duel()
+    g.options = g.options.with_overrides({"weakness_cycle": False})
+    aang, roku = m(g, "p0.aang"), m(g, "p1.roku")
+    advance_to(g, "shooting", 0, turn=1)
+    water, _ = shot_scores(g, aang, roku, {s.name: s for s in shot_specs(g, aang)}["water_whip"])
+    assert not [x for x in water.modifiers if "against" in x.name]
+
+
+def test_r_x2_option_bending_reactions_off_offers_no_reaction() -> None:
+    on, off = _duel(), _duel()
+    off.options = off.options.with_overrides({"bending_reactions": False})
+    for g in (on, off):
+        advance_to(g, "shooting", 1, turn=1)
+        g.apply(Shoot("p1.roku", "p0.aang", "fire_jab"))
+    assert on.state.pending is not None and on.state.pending.kind == "reaction"
+    assert off.state.pending is None and events(off, "shot")
+
+
 def test_r_x2_bending_bots_use_the_reactions() -> None:
     sc = find_scenario("avatar_duel").model_copy(update={"victory": Victory.last_standing, "special": {}})
     game = Game(sc, [troupe("aang_avatar_state"), troupe("avatar_roku")], seed=1, bots=["heuristic"] * 2)

@@ -546,7 +546,9 @@ def test_ui_r_c4_charge_odds_name_the_charge_bonus_before_the_total(app, default
     while game.state.step != "charges":
         game.apply(EndStep())
     scene.selected = "p0.katara"
-    scene.hovered = "p1.zuko"
+    katara = game.state.model("p0.katara")
+    # A target in sight: no odds are offered for one out of sight (R-C1, issue 16).
+    scene.hovered = next(t.id for t in game.state.models if t.player == 1 and game.sees(katara, t))
     scene.mode = "charge"
     lines = scene.odds_lines()
     katara = next(ln for ln in lines if ln.startswith("Katara:"))
@@ -672,3 +674,57 @@ def test_ui_r_p4_ability_menu_reasons_are_plain_words(app, default_setup):
         scene.named("crosses impassable terrain (`earth_wall_1`)")
         == "crosses impassable terrain (earth wall 1)"
     )
+
+
+def test_ui_r_x3_two_human_seats_play_a_pursuit_turn(app, tmp_path):
+    """The Pursuit hotseat: two people share the heroes (`--seats 2`), the panel names whose hero acts,
+    each moves their own hero by drag and Enter, the game drives the adversary, and turn 2 begins."""
+    from skirmish.ui.pursuit_view import draw_pursuit_panel, panel_lines
+
+    scenario, troupes, options = setup("the_pursuit", [], None, [])
+    app.seats = 2
+    game = Game(scenario, troupes, seed=SEED, options=options, bots=[None, "heuristic"])
+    while game.state.step == "deploy":
+        game.apply(EndStep())
+    scene = BattleScene(app, game, [None, "heuristic"], speed=0)
+    app.push(scene)
+    app.frame()
+    lines = panel_lines(game, 2, None)
+    assert lines[0] == "Player 1: Aang, Sokka · Player 2: Katara, Appa"
+    assert lines[1] == "Now acting: Player 1 (Aang)"  # turn 1's active hero
+    assert any(x.startswith("Tracking 1 of 12") for x in lines)
+    assert not any("hurt_active" in x or "air_temple" in x for x in lines)
+
+    moves = []
+    for hero, seat in (("p0.katara", 2), ("p0.aang", 1)):
+        m = game.state.model(hero)
+        x0, y0 = (float(v) for v in game.state.xy[m.index])
+        start, end = screen_of(scene, x0, y0), screen_of(scene, x0 + 0.3, y0 + 3.0)
+        post_and_frame(app, down(start), up(start))  # select: this player's hero acts
+        assert scene.selected == hero
+        assert f"Now acting: Player {seat} ({m.name})" in panel_lines(game, 2, scene.selected)
+        post_and_frame(app, down(start), motion(end), up(end))
+        post_and_frame(app, key(pygame.K_RETURN))
+        moves.append(Move(hero, ((x0, y0), board_of(scene, end))))
+        assert game.history[-1] == moves[-1]
+        post_and_frame(app, key(pygame.K_ESCAPE))
+    surf = pygame.Surface(app.size)
+    scene.draw(surf)
+    rect = draw_pursuit_panel(surf, scene.text, game, scene.board_rect, 2, None)
+    assert rect is not None and rect.top >= scene.banner_h  # never over the banner's refusal/hint lines
+    pygame.image.save(surf, str(tmp_path / "pursuit.png"))
+
+    deadline = time.perf_counter() + 60
+    while game.state.turn < 2 and not game.over and time.perf_counter() < deadline:
+        if game.state.active_player == 0 and game.state.pending is None:
+            post_and_frame(app, key(pygame.K_e))
+        elif game.state.active_player == 0:
+            post_and_frame(app, key(pygame.K_d))
+        else:
+            app.frame(dt=0.02)
+            scene.worker.wait(0.05)
+    assert game.state.turn == 2 or game.over
+    engine = Game(scenario, troupes, seed=SEED, options=options, bots=[None, "heuristic"])
+    for action in game.history:
+        engine.apply(action)
+    assert engine.hash() == game.hash() and [a for a in game.history if isinstance(a, Move)][:2] == moves

@@ -44,7 +44,7 @@ class DuelBot:
     def __init__(self, seed: int, player: int) -> None:
         self.seed = seed
         self.player = player
-        self._memo: dict[Any, np.ndarray] = {}
+        self._memo: dict[Any, Any] = {}
         """Payoffs of the templates against one public round: a cache of a pure function."""
 
     # ------------------------------------------------------------- dispatch
@@ -116,6 +116,10 @@ class DuelBot:
         """This turn's template, sampled by regret matching: the same draw at the movement step (to
         decide whether to take to the air) and at the build step."""
         duel = obs["scenario"]
+        memo_key = ("arm", me.id, obs["turn"], repr(duel["history"]), repr(duel["endurance"]))
+        hit = self._memo.get(memo_key)
+        if hit is not None:
+            return hit  # type: ignore[no-any-return]
         native = duel["natives"].get(me.id)
         glider = self._can_glide(game, me)
         choices = arms()
@@ -130,6 +134,7 @@ class DuelBot:
         dice = Dice(derive_seed(self.seed, 0xD7E1, self.player, int(obs["turn"])))
         r = dice.roll(1_000_000, "duel bot build") / 1_000_000.0
         k = min(int(np.searchsorted(np.cumsum(weights), r - 1e-12)), len(choices) - 1)
+        self._memo[memo_key] = choices[k]
         return choices[k]
 
     def _build(self, game: Game, obs: dict[str, Any]) -> Action:

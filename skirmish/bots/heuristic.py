@@ -1,9 +1,11 @@
 """The heuristic bot: plays like a sensible beginner with a tape measure.
 
 It moves toward cover and targets, shoots the target with the best exact odds, charges when the
-melee odds favour it, takes cover when out-gunned and heads for scoring zones. It reads distances
-exactly (it does not guess ranges); that is its only advantage over a person. Every choice is a
-deterministic function of the game state, so games with the same seed are identical.
+melee odds favour it, takes cover when out-gunned and heads for scoring zones. As `heuristic` it
+reads distances exactly (it does not guess ranges), its one advantage over a person; as `guess`
+(`GuessingBot`) it judges the range of each shot, ranged ability and charge by eye with the seeded
+error of `skirmish.bots.estimate` (`_read` is the one place it asks). Every choice is a
+deterministic function of the game state and seed, so games with the same seed are identical.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 import shapely
 
 from skirmish.bots.duel_bot import DuelBot
+from skirmish.bots.estimate import DistanceJudge
 from skirmish.engine import abilities, charges, end_phase, movement, shooting
 from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
 from skirmish.engine.game import Game
@@ -26,6 +29,8 @@ ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 
 class HeuristicBot:
     name = "heuristic"
+    skill = "exact"
+    """How well the bot judges distances it may not measure (`skirmish.bots.estimate.SKILLS`)."""
 
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
@@ -35,6 +40,15 @@ class HeuristicBot:
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._duel = DuelBot(seed, player)
+        self._judge = DistanceJudge(seed, player, self.skill)
+
+    def _read(self, game: Game, m: ModelState, t: ModelState, true: float | None = None) -> float:
+        """The distance (or charge path length `true`) from `m` to `t` as the bot believes it: the one
+        place it reads a distance the rules keep hidden until it declares (R-C1, R-C3)."""
+        d = game.distance(m, t) if true is None else true
+        if game.options.premeasure:
+            return d
+        return self._judge.guess(d, game.state.turn, m.index, t.index)
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
@@ -70,6 +84,11 @@ class HeuristicBot:
         return Decline()
 
     # ------------------------------------------------------------- helpers
+    def _scenario_hints(self, game: Game, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        """What the scenario asks of `player` (goal points, enemies that matter); a scenario's own
+        bot (the Pursuit's heroes) refines it."""
+        return game.rules.hints(player)
+
     def _mine(self, game: Game) -> list[ModelState]:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
@@ -205,7 +224,7 @@ class HeuristicBot:
             return None
         s = game.state
         foes = self._foes(game, m)
-        goal_hint = game.rules.hints(m.player)[0].get(m.id)
+        goal_hint = self._scenario_hints(game, m.player)[0].get(m.id)
         if goal_hint is not None:
             return self._move_to(game, m, np.asarray(goal_hint, dtype=float))
         if not foes:
@@ -308,20 +327,22 @@ class HeuristicBot:
             )
             if ab.effect == "heal":
                 return ua
-            if ab.effect == "push" and self._push_clears_zone(game, ua, float(ab.params.get("distance", 3))):
+            if ab.effect == "push" and self._push_clears_zone(
+                game, ua, float(ab.params.get("distance", 3)), abilities.reach(ab)
+            ):
                 return ua
         best: tuple[float, Shoot] | None = None
         for a in shooting.candidates(game, game.state.active_player):
             assert isinstance(a, Shoot)
             shooter, target = game.model(a.model), game.model(a.target)
             spec = next(sp for sp in shooting.shot_specs(game, shooter) if sp.name == a.weapon)
-            if game.distance(shooter, target) > spec.range:
+            if self._read(game, shooter, target) > spec.range:
                 continue
             odds = matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
-            if target.id in game.rules.hints(shooter.player)[1]:
+            if target.id in self._scenario_hints(game, shooter.player)[1]:
                 value *= 3.0
             if target.taking_cover:
                 value *= min(1.0, shooter.profile.perception / 6)
@@ -332,13 +353,14 @@ class HeuristicBot:
             return best[1]
         return None
 
-    def _push_clears_zone(self, game: Game, action: Action, distance: float) -> bool:
-        """A push that knocks an enemy out of a scoring zone we stand in (worth a zone point)."""
+    def _push_clears_zone(self, game: Game, action: Action, distance: float, reach: float) -> bool:
+        """A push that knocks an enemy out of a scoring zone we stand in (worth a zone point), at a
+        target the bot believes within the push's reach (it is wasted beyond, R-C1)."""
         target = getattr(action, "target", None)
         if target is None:
             return False
         me, t = game.model(action.model), game.model(target)  # type: ignore[attr-defined]
-        if not self._in_zone(game, t):
+        if not self._in_zone(game, t) or self._read(game, me, t) > reach:
             return False
         s = game.state
         d = s.xy[t.index] - s.xy[me.index]
@@ -369,19 +391,19 @@ class HeuristicBot:
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
             for t in charges.charge_targets(game, m):
-                if game.distance(m, t) > m.profile.charge:
+                if self._read(game, m, t) > m.profile.charge:
                     continue
                 if holder and not self._in_zone(game, t):
                     continue
                 found = charges.measure(game, m, t)
-                if found is None or found[1] > m.profile.charge:
+                if found is None or self._read(game, m, t, found[1]) > m.profile.charge:
                     continue
                 edge = self._melee_edge(game, m, t, charging=True)
                 if t.taking_cover:
                     edge *= m.profile.perception / 6
                 if self._in_zone(game, t):
                     edge += 0.3
-                if t.id in game.rules.hints(m.player)[1]:
+                if t.id in self._scenario_hints(game, m.player)[1]:
                     edge += 0.5
                 if edge > -0.05 and (best is None or edge > best[0]):
                     best = (edge, charges.Charge(m.id, t.id))
@@ -438,3 +460,10 @@ class HeuristicBot:
         if not acts:
             return None
         return acts[0]
+
+
+class GuessingBot(HeuristicBot):
+    """The heuristic bot judging ranges by eye (`average` skill): it wastes shots and falls short."""
+
+    name = "guess"
+    skill = "average"

@@ -1,7 +1,7 @@
 """Every bot policy, named in one place: the CLI, the sim, scenario validation and the UI ask here.
 
 A policy is one of three things:
-- a name of `NAMED` (`heuristic`, `random`), the bots that ship with Skirmish;
+- a name of `NAMED` (`heuristic`, `guess`, `random`), the bots that ship with Skirmish;
 - a name registered by an installed package under the `skirmish.bots` entry-point group
   (`[project.entry-points."skirmish.bots"] mybot = "mypkg.bots:MyBot"` in its pyproject);
 - an import path `module:Class` (`mypkg:MyBot`), for a bot not installed as a plugin.
@@ -28,6 +28,7 @@ DEFAULT = "heuristic"
 
 NAMED: dict[str, str] = {
     "heuristic": "skirmish.bots.heuristic:HeuristicBot",
+    "guess": "skirmish.bots.heuristic:GuessingBot",
     "random": "skirmish.bots.random_bot:RandomBot",
 }
 """The shipped policies, each by the import path of its class (loaded only when used)."""

@@ -17,7 +17,7 @@ class BotStuck(RuntimeError):
 
 
 def seat_bots(game: Game, policies: Sequence[str | None]) -> list[Bot | None]:
-    return [None if p is None else make_bot(p, game.seed, i) for i, p in enumerate(policies)]
+    return [None if p is None else make_bot(p, game.seed, i, game) for i, p in enumerate(policies)]
 
 
 def play_out(game: Game, bots: Sequence[Bot | None], max_actions: int = MAX_ACTIONS) -> Game:

@@ -1,12 +1,15 @@
-"""`skirmish campaign [status|play|reset]`: the Pursuit's chapters in order, with a save file.
+"""`skirmish campaign [status|play|reset|test]`: the Pursuit's Boxes in order, with a save file.
 
-`status` shows the next chapter, the rewards carried over and the record; `play` plays the next
-chapter (bots drive the heroes with `--bots` or `--headless`, else the window opens) and records
-the result — a win opens the next chapter, a loss resets this one; `reset` starts again.
+`status` shows the next Box, the rewards carried over and the record (`--json` for scripts);
+`play` plays the next Box (bots drive the heroes with `--bots` or `--headless`, else the window
+opens) and records the result under the save's lock — a win opens the next Box, a loss resets
+this one; `reset` starts again; `test` plays `--games N` bot games of every Box (the heroes
+carrying the rewards of the Boxes before it) and reports each Box's hero win rate.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
     from skirmish.data.troupe import Troupe
     from skirmish.engine.campaign import Campaign, CampaignSave
 
-ACTIONS = ("status", "play", "reset")
+ACTIONS = ("status", "play", "reset", "test")
 DEFAULT_SAVE = "skirmish-campaign.json"
 
 
@@ -41,6 +44,10 @@ def campaign(
     seed: int | None,
     headless: bool,
     replay_out: str | None,
+    *,
+    json_out: bool = False,
+    games: int | None = None,
+    workers: int | None = None,
 ) -> None:
     from skirmish.cli.play_cmds import policy_problem
     from skirmish.engine import campaign as cp
@@ -54,6 +61,17 @@ def campaign(
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if not campaign_name.strip():
         raise UsageProblem("--campaign: the name is empty; give a campaign name or file")
+    if games is not None and action != "test":
+        raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
+    if workers is not None and workers < 1:
+        raise UsageProblem(f"--workers {workers}: give 1 or more")
+    if action == "test":
+        if games is not None and not 1 <= games <= 100_000:
+            raise UsageProblem(f"--games {games}: give 1 to 100000")
+        _check_campaign_kind(campaign_name)
+        camp = cp.load_campaign(campaign_name)
+        test_boxes(camp, games or 100, seed if seed is not None else 0, workers, json_out)
+        return
     path_arg = file if file is not None else default_save_path()
     if action == "status":
         if not path_arg.strip():
@@ -76,7 +94,10 @@ def campaign(
     _check_save_kind(path)
     save = cp.load_save(path, camp)
     if action == "status":
-        print_status(camp, save, path)
+        if json_out:
+            print(json.dumps(status_report(camp, save, path), sort_keys=False))
+        else:
+            print_status(camp, save, path)
         return
     play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out)
 
@@ -127,9 +148,90 @@ def _write_save(path: Path, save: CampaignSave) -> None:
     from skirmish.engine import campaign as cp
 
     try:
-        cp.write_save(path, save)
+        with cp.save_lock(path):
+            cp.write_save(path, save)
     except OSError as exc:
         raise UsageProblem(f"--file {path}: cannot write the save ({exc.strerror or exc})") from None
+
+
+def status_report(camp: Campaign, save: CampaignSave, path: Path) -> dict[str, object]:
+    """`campaign status --json`: where the campaign stands, every attempt included."""
+    from skirmish.engine import campaign as cp
+    from skirmish.engine.scenarios_pursuit import parse_config
+
+    report: dict[str, object] = {
+        "campaign": camp.name,
+        "file": str(path),
+        "started": path.exists(),
+        "boxes": len(camp.chapters),
+        "complete": cp.is_complete(camp, save),
+        "next_box": None,
+        "attempts": save.attempts,
+        "rewards": [r.describe() for r in save.rewards],
+        "games": len(save.history),
+        "won": sum(1 for p in save.history if p.won),
+        "history": [p.model_dump(mode="json") for p in save.history],
+    }
+    if not cp.is_complete(camp, save):
+        ch = camp.chapters[save.chapter]
+        cfg = parse_config(cp.chapter_scenario(camp, save.chapter))
+        report["next_box"] = {
+            "box": save.chapter + 1,
+            "name": ch.name,
+            "title": ch.title,
+            "tracking_start": cfg.tracking_start,
+            "tracking_length": cfg.tracking_length,
+            "objectives": [o.title for o in cfg.objectives],
+            "adversaries": list(cfg.stack),
+        }
+    return report
+
+
+def test_boxes(camp: Campaign, games: int, seed: int, workers: int | None, json_out: bool) -> None:
+    """Bot games of every Box, the heroes carrying the rewards of the Boxes before it (as a player who
+    won them would); the heroes' win rate of each with its Wilson 95 % interval."""
+    from skirmish.engine import campaign as cp
+    from skirmish.rules.dice import derive_seed
+    from skirmish.sim.executors import default_workers, make_executor
+    from skirmish.sim.games import Matchup, Plan, default_batch_size
+    from skirmish.sim.run import run
+
+    n_workers = workers if workers is not None else default_workers()
+    boxes = []
+    with make_executor("local", n_workers) as ex:
+        for i, ch in enumerate(camp.chapters):
+            scenario, troupes = cp.box_setup(camp, i, cp.rewards_before(camp, i))
+            if not scenario.fixed_roles or cp.hero_side(scenario) != 0:
+                raise UsageProblem(f"campaign {camp.name}: the base scenario must fix the heroes on side 0")
+            plan = Plan(
+                scenario,
+                (Matchup(troupes[0], troupes[1], troupes[0].name, troupes[1].name),),
+                scenario.options,
+                derive_seed(seed, i + 1),
+                scenario_arg=camp.scenario,
+            )
+            result = run(plan, games, ex, batch_size=default_batch_size(games), window=max(4, 3 * n_workers))
+            t = result.tallies[0]
+            lo, hi = t.ci95_a()
+            boxes.append(
+                {
+                    "box": i + 1,
+                    "name": ch.name,
+                    "games": t.games,
+                    "win_rate": t.win_rate_a,
+                    "ci95": [lo, hi],
+                    "draws": t.draws,
+                    "mean_turns": t.turns / max(1, t.games),
+                    "end_reasons": dict(sorted(t.reasons.items())),
+                }
+            )
+            if not json_out:
+                print(
+                    f"Box {i + 1} {ch.title}: heroes won {t.wins_a} of {t.games} "
+                    f"({t.win_rate_a:.0%}, 95% CI {lo:.0%}-{hi:.0%}), {t.draws} draw(s)"
+                )
+    if json_out:
+        print(json.dumps({"campaign": camp.name, "seed": seed, "boxes": boxes}, sort_keys=False))
 
 
 def print_status(camp: Campaign, save: CampaignSave, path: Path) -> None:
@@ -198,8 +300,17 @@ def play(
             print("The chapter was not played to its end: nothing recorded.")
             return
     won, reason, turns = result
-    new = cp.record(camp, save, won=won, seed=game_seed, reason=reason, turns=turns)
-    _write_save(path, new)
+    played = save.chapter
+
+    def change(fresh: CampaignSave) -> CampaignSave:
+        return cp.record(camp, fresh, won=won, seed=game_seed, reason=reason, turns=turns, chapter=played)
+
+    try:
+        new = cp.update_save(path, camp, change)
+    except OSError as exc:
+        raise UsageProblem(f"--file {path}: cannot write the save ({exc.strerror or exc})") from None
+    if new.chapter != save.chapter + (1 if won else 0):
+        print(f"(another run recorded a game meanwhile: both are in {path})")
     if won and cp.is_complete(camp, new):
         print(f"Chapter {number} won. The campaign is complete!")
     elif won:

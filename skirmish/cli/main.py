@@ -234,6 +234,9 @@ def play_cmd(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Rule option KEY=VALUE, e.g. premeasure=true.")
     ] = None,
+    seats: Annotated[
+        int | None, typer.Option("--seats", help="The Pursuit: 1-4 people share the heroes (hotseat).")
+    ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="With --headless: print the result as one JSON object.")
     ] = False,
@@ -252,6 +255,7 @@ def play_cmd(
         screenshot,
         option or [],
         json_out,
+        seats=seats,
     )
 
 
@@ -339,6 +343,14 @@ def test_troupes_cmd(
         str | None,
         typer.Option("--bots-b", metavar=POLICY_METAVAR, help="Bot of troupe B's side (default --bots)."),
     ] = None,
+    compare_bots: Annotated[
+        str | None,
+        typer.Option(
+            "--compare-bots",
+            metavar=POLICY_METAVAR,
+            help="Also play A v B with these bots on every seat, same seeds (paired).",
+        ),
+    ] = None,
     save_replays: Annotated[
         str | None, typer.Option("--save-replays", help="Write every game's replay into this folder.")
     ] = None,
@@ -376,13 +388,14 @@ def test_troupes_cmd(
         resume,
         bots_a,
         bots_b,
+        compare_bots,
     )
 
 
 @app.command("campaign")
 def campaign_cmd(
     action: Annotated[
-        str | None, typer.Argument(help="status, play or reset; none: how to play, then the status.")
+        str | None, typer.Argument(help="status, play, reset or test; none: how to play, then the status.")
     ] = None,
     file: Annotated[
         str | None, typer.Option("--file", help="Save file (default: campaign.json in the data folder).")
@@ -395,14 +408,29 @@ def campaign_cmd(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="status/test: one JSON object.")] = False,
+    games: Annotated[int | None, typer.Option("--games", help="test: bot games per Box (100).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="test: worker processes.")] = None,
 ) -> None:
-    """The Pursuit as a campaign: chapters in order, saved; a win opens the next, a loss resets it."""
+    """The Pursuit as a campaign of seven Boxes, saved; a win opens the next, a loss resets it."""
     from skirmish.cli.campaign_cmd import campaign as run_campaign
 
     if action is None:  # `skirmish campaign` alone: say how to play before where the campaign stands
-        print(CAMPAIGN_HOWTO)
+        if not json_out:
+            print(CAMPAIGN_HOWTO)
         action = "status"
-    run_campaign(action, file, campaign, bots, seed, headless, replay_out)
+    run_campaign(
+        action,
+        file,
+        campaign,
+        bots,
+        seed,
+        headless,
+        replay_out,
+        json_out=json_out,
+        games=games,
+        workers=workers,
+    )
 
 
 CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter.
@@ -410,6 +438,7 @@ CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter
   skirmish campaign play --bots      bots play the heroes too (watch, or test a chapter)
   skirmish campaign status           where the campaign stands (chapter, what carried over, games won)
   skirmish campaign reset            start again at chapter 1
+  skirmish campaign test --json      bot games of every Box: each Box's hero win rate
 A win opens the next chapter and carries the heroes' gains over; a loss plays the chapter again.
 The save is campaign.json in your data folder (`skirmish list folders`; --file elsewhere);
 --campaign picks another campaign.

@@ -250,6 +250,8 @@ def play(
     screenshot: str | None,
     option_args: list[str],
     json_out: bool = False,
+    *,
+    seats: int | None = None,
 ) -> None:
     from skirmish.bots.runner import play_out, seat_bots
 
@@ -265,6 +267,8 @@ def play(
         output_path(screenshot, "--screenshot", ".png")
     scenario, troupes, options = setup(scenario_arg, troupe_args, turns, option_args)
     source = scenario_source(scenario_arg)
+    if seats is not None:
+        check_seats(scenario, troupes, seats)
     if not headless and not has_display():
         print(
             "skirmish: no display found — playing a headless bot game instead (use --headless to say so)",
@@ -280,7 +284,14 @@ def play(
         from skirmish.ui.app import run_play
 
         run_play(
-            scenario, troupes, options, seed=seed, bots=bots, replay_out=replay_out, screenshot=screenshot
+            scenario,
+            troupes,
+            options,
+            seed=seed,
+            bots=bots,
+            replay_out=replay_out,
+            screenshot=screenshot,
+            seats=seats or 1,
         )
         return
     policies = per_side or [side.bot or DEFAULT for side in scenario.sides]
@@ -297,6 +308,18 @@ def play(
         written["screenshot"] = said_written("Screenshot", screenshot, json_out)
     if json_out:
         print(json.dumps(result_json(game, written), indent=2, ensure_ascii=False))
+
+
+def check_seats(scenario, troupes, seats: int) -> None:
+    """`--seats N`: only for a co-operative scenario (the Pursuit), 1-4 and no more than its heroes."""
+    from skirmish.data.scenario import Victory
+
+    if scenario.victory is not Victory.pursuit:
+        raise UsageProblem(f"--seats {seats}: only the Pursuit is co-operative (`{scenario.name}` is not)")
+    side = next(i for i, s in enumerate(scenario.sides) if s.name == scenario.special.get("hero_side"))
+    heroes = sum(e.count for e in troupes[side].models)
+    if not 1 <= seats <= min(4, heroes):
+        raise UsageProblem(f"--seats {seats}: give 1 to {min(4, heroes)} (one or more heroes each)")
 
 
 def save_replay(game, path: str, flag: str) -> None:

@@ -40,10 +40,17 @@ def _check_flags(
     bots: str,
     bots_a: str | None = None,
     bots_b: str | None = None,
+    compare_bots: str | None = None,
 ) -> None:
     from skirmish.cli.play_cmds import policy_problem
 
     problems: list[str] = []
+    if compare_bots is not None:
+        problem = policy_problem("--compare-bots", compare_bots)
+        if problem is not None:
+            problems.append(problem)
+        if compare is not None or round_robin:
+            problems.append("--compare-bots: not with --compare or --round-robin (one change at a time)")
     if round_robin:
         if len(troupes) < 2:
             problems.append(f"--round-robin: give at least 2 troupes, not {len(troupes)}")
@@ -131,7 +138,7 @@ def _check_deployment(
     from skirmish.cli.play_cmds import new_game
 
     for i, j in pairs:
-        for first, second in ((i, j), (j, i)):
+        for first, second in ((i, j),) if scenario.fixed_roles else ((i, j), (j, i)):
             new_game(scenario, [troupes[first], troupes[second]], source, seed=0, options=options)
 
 
@@ -383,6 +390,7 @@ def run_test_troupes(
     resume: str | None = None,
     bots_a: str | None = None,
     bots_b: str | None = None,
+    compare_bots: str | None = None,
 ) -> None:
     """Run the games and report; every bad flag or file is one line and exit 2."""
     workers = _parse_workers(workers_arg)
@@ -401,6 +409,7 @@ def run_test_troupes(
         bots,
         bots_a,
         bots_b,
+        compare_bots,
     )
     if plot_out is not None:
         try:
@@ -418,12 +427,17 @@ def run_test_troupes(
 
     if round_robin:
         pairs = list(combinations(range(len(loaded)), 2))
-    elif compare is not None:
-        pairs = [(0, 1), (2, 1)]
+    elif compare is not None and compares_side_b(scenario, loaded):
+        pairs = [(0, 1), (0, 2)]  # fixed roles: a variant of B's side plays B's role against A
+    elif compare is not None or compare_bots is not None:
+        pairs = [(0, 1), (2, 1) if compare is not None else (0, 1)]
     else:
         pairs = [(0, 1)]
     _check_deployment(scenario, source, loaded, pairs, options)
     matchups = tuple(Matchup(loaded[i], loaded[j], args[i], args[j]) for i, j in pairs)
+    if compare_bots is not None:
+        # The same matchup on the same seeds, the second time with other bots: a paired comparison.
+        matchups = (matchups[0], Matchup(loaded[0], loaded[1], args[0], args[1], policy=compare_bots))
     if save_replays is not None:
         try:
             Path(save_replays).mkdir(exist_ok=True)
@@ -470,7 +484,7 @@ def run_test_troupes(
                     batch_size=size,
                     window=max(4, 3 * n_workers),
                     stop=width_rule(stop_width) if stop_width is not None else None,
-                    paired=compare is not None,
+                    paired=compare is not None or compare_bots is not None,
                     on_record=_fan_out(sinks),
                     on_progress=bar.update,
                     on_batch=results.batch if results is not None else None,
@@ -494,7 +508,7 @@ def run_test_troupes(
     if round_robin:
         report = _round_robin_report(result, args, loaded, pairs, meta)
     else:
-        report = _match_report(result, args, compare, meta)
+        report = _match_report(result, args, compare, meta, bots, compare_bots)
     if plot_out is not None:
         _plot(result, report, plot_out, round_robin, loaded, args)
     if json_out:
@@ -510,7 +524,21 @@ def run_test_troupes(
         print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
 
 
-def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[str, Any]) -> dict[str, Any]:
+def compares_side_b(scenario: Any, loaded: list[Any]) -> bool:
+    """In a fixed-roles scenario (the Pursuit) `--compare C` is a variant of whichever side it belongs
+    to: of B when it shares B's allegiance and not A's. Its figures are then A's against it."""
+    a, b, c = loaded[0], loaded[1], loaded[2]
+    return bool(scenario.fixed_roles) and c.allegiance == b.allegiance != a.allegiance
+
+
+def _match_report(
+    result: Any,
+    args: list[str],
+    compare: str | None,
+    meta: dict[str, Any],
+    bots: str = "heuristic",
+    compare_bots: str | None = None,
+) -> dict[str, Any]:
     from skirmish.sim.stats import paired_difference
 
     base = result.tallies[0].summary()
@@ -519,12 +547,14 @@ def _match_report(result: Any, args: list[str], compare: str | None, meta: dict[
     report["games_per_second"] = meta["games_per_second"]
     report.update({k: v for k, v in base.items() if k not in report})
     report.update({k: v for k, v in meta.items() if k not in report})
-    if compare is not None and result.paired is not None:
+    report["bots"] = bots
+    if (compare is not None or compare_bots is not None) and result.paired is not None:
         other = result.tallies[1].summary()
         diff, (low, high) = paired_difference(result.paired)
         p = result.paired
         report["compare"] = {
-            "troupe": compare,
+            "troupe": compare if compare is not None else args[0],
+            "bots": compare_bots or bots,
             "games": other["games"],
             "wins": other["wins_a"],
             "losses": other["wins_b"],
@@ -617,6 +647,10 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
             )
     else:
         a = report["troupe_a"]
+        comp = report.get("compare")
+        first, second = a, comp["troupe"] if comp else ""
+        if comp and comp["bots"] != report["bots"]:  # --compare-bots: the rows differ by their bots
+            first, second = f"{a} ({report['bots']} bots)", f"{a} ({comp['bots']} bots)"
         table = Table(
             title=f"{loaded[0].title} (A) v {loaded[1].title} (B) — {report['games']} games, scenario "
             f"{report['scenario']}, seed {report['seed']}"
@@ -635,7 +669,7 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         ):
             table.add_column(col, justify="left" if col == "troupe" else "right")
         table.add_row(
-            a,
+            first,
             str(report["games"]),
             str(report["wins_a"]),
             str(report["wins_b"]),
@@ -646,11 +680,10 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
             f"{report['mean_battle_points_b']:.2f}",
             f"{report['mean_turns']:.2f}",
         )
-        comp = report.get("compare")
         if comp:
             d = comp["detail"]
             table.add_row(
-                comp["troupe"],
+                second,
                 str(comp["games"]),
                 str(comp["wins"]),
                 str(comp["losses"]),
@@ -664,7 +697,7 @@ def _print_report(report: dict[str, Any], result: Any, round_robin: bool, loaded
         console.print(table)
         if comp:
             console.print(
-                f"Paired difference ({comp['troupe']} minus {a}, same seeds): "
+                f"Paired difference ({second} minus {first}, same seeds): "
                 f"{comp['difference']:+.1%} {_fmt_ci(comp['ci95_difference'])}"
             )
         for side, title, key in (("A", loaded[0].title, "models_a"), ("B", loaded[1].title, "models_b")):

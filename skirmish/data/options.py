@@ -18,6 +18,21 @@ class RuleOptions(Strict):
     )
     shoot_into_melee: bool = Field(default=False, description="Models in melee may shoot and be shot (R-C6).")
     models_block_sight: bool = Field(default=False, description="Other bases block line of sight (R-B3).")
+    cover_shield_in_melee: bool = Field(
+        default=True,
+        description="Taking Cover's Wall Shield counts as a shield in melee: its attackers get the "
+        "'enemy has a shield' -1 (R-M4, R-C4).",
+    )
+    weakness_cycle: bool = Field(
+        default=True,
+        description="R-X1 outside the Avatar Duel: +1 to hit with a bending attack of the element the "
+        "target's native element is weak to.",
+    )
+    bending_reactions: bool = Field(
+        default=True,
+        description="R-X2 outside the Avatar Duel: the target of a bending attack may pay AP for Block, "
+        "Deflect or Reflect.",
+    )
     ko_points: int | None = Field(
         default=None,
         ge=0,

@@ -70,7 +70,7 @@ class Scoring(Strict):
     )
 
 
-BotPolicy = Literal["heuristic", "random"]
+BotPolicy = Literal["heuristic", "guess", "random"]
 """The bot policies a scenario side may name: `skirmish.bots.POLICIES` implements these (a test checks)."""
 
 BOT_POLICIES: tuple[str, ...] = get_args(BotPolicy)
@@ -117,6 +117,11 @@ class Scenario(Strict):
     options: RuleOptions = Field(default_factory=RuleOptions, description="Rule options for this scenario.")
     special: dict[str, float | int | bool | str | list[str] | list[int]] = Field(
         default_factory=dict, description="Scenario-specific rule parameters (scalars, lists)."
+    )
+    fixed_roles: bool = Field(
+        default=False,
+        description="Asymmetric: each side keeps its role (troupe testing never swaps sides; a side with "
+        "`bot` set is driven by the game).",
     )
 
     @model_validator(mode="after")

@@ -39,6 +39,12 @@ TIMING_STEP = {
 ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff", "limp"}
 REACTIONS = {"reaction_block", "reaction_deflect", "reaction_reflect", "redirect"}
 WEAK_TO = {"fire": "water", "water": "fire", "earth": "air", "air": "earth"}
+AIMED = ("push", "nullify_cover", "limp")
+"""Abilities aimed at an enemy like a shot (R-C1, R-C6): a visible target, declared before measuring
+(wasted when out of range unless `premeasure`), a Perception test against a model Taking Cover."""
+SHOTS = ("push", "limp")
+"""Aimed abilities that are the model's one shot of the Combat Phase when used in the shooting step.
+Nullifying cover is not: it only serves the model's own shot (ruling in docs/rules.md, R-C6)."""
 
 
 def sense_range(game: Game, m: ModelState) -> float:
@@ -57,12 +63,16 @@ def _usable(game: Game, m: ModelState, a: Ability) -> bool:
         return False
     if game.rules.element_blocked(m, a.element):
         return False
-    if not m.active or m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
+    if m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
         return False
-    if game.state.step == "shooting" and a.effect in ("push", "limp"):
+    if game.state.step == "shooting" and a.effect in AIMED:
         from skirmish.engine.shooting import can_fire
 
-        return can_fire(game, m) and m.active
+        # R-C2 simultaneous fire: a model KO'd earlier in this shooting step still uses a ranged
+        # ability, as it still fires its bow; one not yet fired (R-C6), not locked in melee.
+        return can_fire(game, m)
+    if not m.active:
+        return False
     if a.effect == "glide":
         return not m.moved and not m.taking_cover and not game.in_melee(m)
     return True
@@ -72,7 +82,13 @@ def _range(a: Ability, default: float) -> float:
     return float(a.range) if a.range is not None else default
 
 
-def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
+def reach(a: Ability) -> float:
+    """The range of an aimed ability (6" when its data names none)."""
+    return _range(a, 6.0)
+
+
+def _targets(game: Game, m: ModelState, a: Ability, *, measured: bool = True) -> list[ModelState]:
+    """Who `a` may be used on now. `measured=False` leaves out the premeasured range of aimed abilities."""
     s = game.state
     if a.effect == "heal":
         return [
@@ -83,15 +99,17 @@ def _targets(game: Game, m: ModelState, a: Ability) -> list[ModelState]:
             and t.hp < t.profile.hp
             and (t is m or game.distance(m, t) <= _range(a, 2.0))
         ]
-    if a.effect in ("push", "nullify_cover", "limp"):
+    if a.effect in AIMED:
         # Aimed like a shot: a visible enemy, not one locked in melee unless the option allows (R-C6).
+        # The range is not known before declaring (R-C1) unless premeasuring is on.
+        premeasure = game.options.premeasure and measured
         return [
             t
             for t in s.models
             if t.active
             and game.enemies(m, t)
             and game.sees(m, t)
-            and game.distance(m, t) <= _range(a, 6.0)
+            and (not premeasure or game.distance(m, t) <= _range(a, 6.0))
             and (game.options.shoot_into_melee or not game.in_melee(t))
         ]
     if a.effect == "chi_block":
@@ -126,7 +144,7 @@ def candidates(game: Game, player: int) -> list[UseAbility]:
         for a in abilities_of(m, game.armoury(m)):
             if not _usable(game, m, a):
                 continue
-            if a.effect in ("heal", "push", "nullify_cover", "chi_block", "limp"):
+            if a.effect in ("heal", "chi_block", *AIMED):
                 out.extend(UseAbility(m.id, a.name, target=t.id) for t in _targets(game, m, a))
             elif a.effect == "wall":
                 at = _wall_point(game, m, a)
@@ -186,14 +204,43 @@ def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]
     return None
 
 
+def _simultaneous_fire(game: Game, m: ModelState) -> bool:
+    """R-C2: in the shooting step a model KO'd earlier in this step still fires (and aims abilities)."""
+    from skirmish.engine.shooting import can_fire
+
+    return game.state.step == "shooting" and can_fire(game, m)
+
+
+def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
+    """An aimed ability, declared and paid: measure now (R-C1), then the Perception test (R-M4, R-M5).
+
+    False when it is spent without effect: the target proved out of range (only possible without
+    `premeasure`, which refuses such a target first) or the test failed. The order is that of a
+    shot (`shooting.do_shoot`), so the two never disagree on which die is rolled when.
+    """
+    from skirmish.engine.shooting import finds_hidden
+
+    ids = (m.id, target.id)
+    distance, reach = game.distance(m, target), _range(a, 6.0)
+    if distance > reach:
+        game.emit(
+            "shot_wasted",
+            f'{m.name} uses {a.title} on {target.name}: {distance:.1f}" is beyond its {reach:g}" '
+            "— the ability is wasted",
+            ids,
+        )
+        return False
+    return finds_hidden(game, m, target, f"use {a.title} on {target.name}", "the ability is spent")
+
+
 def do_use(game: Game, action: UseAbility) -> None:
     s = game.state
     m = game.model(action.model, rule="R-P4")
     if m.player != s.active_player:
         raise IllegalAction("R-P4", f"{m.name} belongs to another player")
-    if not m.active:
-        raise IllegalAction("R-P5", f"{m.name} is KO'd")
     a = next((x for x in abilities_of(m, game.armoury(m)) if x.name == action.ability), None)
+    if not m.active and not (a is not None and a.effect in AIMED and _simultaneous_fire(game, m)):
+        raise IllegalAction("R-P5", f"{m.name} is KO'd")
     if a is None:
         raise IllegalAction("R-P4", f"{m.name} has no ability `{action.ability}`")
     if a.effect == "ranged_attack":
@@ -219,15 +266,18 @@ def do_use(game: Game, action: UseAbility) -> None:
     if not _usable(game, m, a):
         raise IllegalAction("R-P4", f"{m.name} cannot use {a.title} now")
     target = None
-    if a.effect in ("heal", "push", "nullify_cover", "chi_block", "limp"):
+    if a.effect in ("heal", "chi_block", *AIMED):
         if action.target is None:
             raise IllegalAction("R-P4", f"{a.title} needs a target model")
         target = game.model(action.target, rule="R-P4")
         if target not in _targets(game, m, a):
-            raise IllegalAction(
-                "R-P4",
-                f'{target.name} is not a valid target of {a.title} (range {_range(a, 0):g}", sight, side)',
-            )
+            if a.effect in AIMED and target in _targets(game, m, a, measured=False):
+                distance = game.distance(m, target)  # premeasuring is on: the range is known first
+                raise IllegalAction(
+                    "R-C1", f'{target.name} is {distance:.1f}" away, beyond {a.title}\'s {_range(a, 6.0):g}"'
+                )
+            why = "sight, side, melee" if a.effect in AIMED else f'range {_range(a, 0):g}", sight, side'
+            raise IllegalAction("R-P4", f"{target.name} is not a valid target of {a.title} ({why})")
     if a.effect == "wall":
         if action.at is None:
             raise IllegalAction("R-P4", f"{a.title} needs a point")
@@ -238,6 +288,12 @@ def do_use(game: Game, action: UseAbility) -> None:
     m.ap -= a.ap_cost
     m.buffs[f"used:{a.name}"] = 1
     ids = (m.id,) if target is None else (m.id, target.id)
+    if a.effect in AIMED:
+        assert target is not None
+        if s.step == "shooting" and a.effect in SHOTS:
+            m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
+        if not _aim(game, m, a, target):
+            return
     if a.effect == "heal":
         assert target is not None
         got = heal(game, target, int(a.params.get("amount", 1)))
@@ -252,8 +308,6 @@ def do_use(game: Game, action: UseAbility) -> None:
         )
     elif a.effect == "limp":
         assert target is not None
-        if s.step == "shooting":
-            m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
         turns = int(a.params.get("turns", 1))
         target.limping = True
         # Limping until the end of the target's next turn: cleared at the Move Phase after that.
@@ -294,25 +348,6 @@ def do_use(game: Game, action: UseAbility) -> None:
         game.emit("ability", f"{m.name} raises {a.title} at ({action.at[0]:.1f}, {action.at[1]:.1f})", ids)
     elif a.effect == "push":
         assert target is not None
-        if s.step == "shooting":
-            m.fired = True  # a ranged ability is the model's one shot this phase (R-C6)
-        if target.taking_cover:
-            from skirmish.engine.shooting import sees_hidden
-            from skirmish.rules.combat import perception_test
-
-            if not sees_hidden(game, m, target):
-                start = len(game.dice.history)
-                passed, roll = perception_test(game.dice, m.profile.perception)
-                verdict = "passes" if passed else "fails — the ability is spent"
-                game.emit(
-                    "perception",
-                    f"{m.name} tests Perception to use {a.title} on {target.name} (Taking Cover): "
-                    f"rolls {roll} vs {m.profile.perception}, {verdict}",
-                    ids,
-                    rolls_from=start,
-                )
-                if not passed:
-                    return
         direction = s.xy[target.index] - s.xy[m.index]
         if float(np.hypot(*direction)) < 1e-9:
             direction = np.array([0.0, 1.0])
@@ -383,7 +418,7 @@ def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: 
 
 def offer_reaction(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> bool:
     """Offer the target's player a reaction before the dice; True when the shot now waits for the answer."""
-    if not reaction_options(game, shooter, target, spec):
+    if not game.options.bending_reactions or not reaction_options(game, shooter, target, spec):
         return False
     game.state.pending = Pending("reaction", target.player, target.id, shooter.id, {"spec": spec.name})
     game.emit("offer", f"{target.name} may react to {shooter.name}'s {spec.title}", (target.id, shooter.id))

@@ -1,19 +1,26 @@
-"""Campaigns: the Pursuit played as chapters in order (the Boxes of Aang's Destiny).
+"""Campaigns: the Pursuit played as Boxes in order (the seven Boxes of Aang's Destiny, R-X3).
 
-A campaign file (`skirmish/content/scenarios/campaign/*.toml`, strictly validated) names a base scenario — a
-Pursuit — and its chapters in story order. Each chapter may override the scenario's `special` keys
-(Tracking length, deck, adversary abilities, objectives...) and its turn limit, and grants rewards
-when won: a hero's stat raised or an ability learnt, carried into every later chapter (the seed's
-Reward cards join the heroes' decks for future games).
+A campaign file (`skirmish/content/scenarios/campaign/*.toml`, strictly validated) names a base
+scenario — a Pursuit — the pool of Fire Nation cards and adversaries with the **range of Boxes**
+each is used in (as the source's cards carry), and its chapters (Boxes) in story order. Each Box
+plays the cards and adversaries whose range covers it, may override the scenario's other
+`special` keys (Tracking, objectives, how many adversaries are active at once...), its turn cap
+and the heroes' troupe (Toph joins in Box 2), and grants rewards when won: a hero's stat raised or
+an ability learnt, carried into every later Box (the seed's Reward cards join the heroes' decks).
 
-The save (JSON, written atomically) keeps which chapter is next, the rewards carried over and the
-history of games. Winning a chapter opens the next one; losing resets the chapter to its starting
-configuration (the rewards already earned are kept) to be tried again.
+The save (JSON, a strict model: `skirmish schema campaign`) keeps which Box is next, the rewards
+carried over and every attempt. Winning a Box opens the next one; losing resets the Box to its
+starting configuration (the rewards already earned are kept) to be tried again. It is written
+atomically under an exclusive lock, re-read inside the lock, so two runs recording at once both
+land (`update_save`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -63,13 +70,38 @@ class Reward(Strict):
         return f"{self.hero} {what}" + (f" ({self.text})" if self.text else "")
 
 
+BoxRange = Annotated[list[Annotated[int, Field(ge=1, le=20)]], Field(min_length=2, max_length=2)]
+
+
+class PoolCard(Strict):
+    """A Fire Nation card and the Boxes it is used in (first, last), as printed on the source's cards."""
+
+    card: Annotated[str, Field(max_length=80)] = Field(description="`name:effect:amount`, as `event_deck`.")
+    boxes: BoxRange = Field(description="[first, last] Box this card is used in.")
+
+
+class PoolAdversary(Strict):
+    """An adversary card: the model, how many, the Boxes it is used in, its ability and its reward."""
+
+    model: Name = Field(description="Profile name in the adversaries' troupe.")
+    count: int = Field(default=1, ge=1, le=6, description="How many of this card are in the stack.")
+    boxes: BoxRange = Field(description="[first, last] Box this adversary is used in.")
+    abilities: Annotated[list[Annotated[str, Field(max_length=60)]], Field(max_length=4)] = Field(
+        default_factory=list, description="`trigger:effect:amount` each, as `adversary_abilities`."
+    )
+    reward: Annotated[str, Field(max_length=60)] | None = Field(
+        default=None, description="`effect:amount` gained at once when it is defeated."
+    )
+
+
 class Chapter(Strict):
     """One chapter (a Box): a variant of the base scenario."""
 
     name: Name = Field(description="Identifier, e.g. `box_1`.")
     title: Title = Field(description="Shown to players.")
     description: Text = Field(default="", description="The story of this chapter.")
-    turns: int | None = Field(default=None, ge=1, le=50, description="Turn limit (default: the scenario's).")
+    turns: int | None = Field(default=None, ge=1, le=50, description="Turn cap (default: the scenario's).")
+    heroes: Name | None = Field(default=None, description="The heroes' troupe (default: the scenario's).")
     special: dict[str, SpecialValue] = Field(
         default_factory=dict, description="Overrides of the scenario's Pursuit `special` keys."
     )
@@ -85,30 +117,37 @@ class Campaign(Strict):
     title: Title
     description: Text = ""
     scenario: Name = Field(description="The base scenario (a Pursuit), by shipped name.")
+    cards: Annotated[list[PoolCard], Field(max_length=200)] = Field(
+        default_factory=list, description="Every Fire Nation card with its Box range (none: the scenario's)."
+    )
+    adversaries: Annotated[list[PoolAdversary], Field(max_length=60)] = Field(
+        default_factory=list, description="Every adversary card with its Box range (none: the scenario's)."
+    )
     chapters: Annotated[list[Chapter], Field(min_length=1, max_length=20)]
 
 
 class Played(Strict):
-    """One game of the campaign, for the record."""
+    """One game of the campaign, for the record (every attempt, won or lost)."""
 
-    chapter: Name
-    attempt: int = Field(ge=1)
-    seed: int = Field(ge=0)
+    chapter: Name = Field(description="The Box played, e.g. `box_1`.")
+    attempt: int = Field(ge=1, le=1_000_000, description="Which attempt at that Box this was.")
+    seed: int = Field(ge=0, description="The game's seed (replay it with `skirmish play`).")
     won: bool
-    reason: str
-    turns: int = Field(ge=0)
+    reason: Annotated[str, Field(max_length=300)] = Field(description="Why the game ended.")
+    turns: int = Field(ge=0, le=1000)
 
 
 class CampaignSave(Strict):
-    """The save file: where the campaign stands."""
+    """The save file: where the campaign stands (`skirmish schema campaign`)."""
 
     format: Literal["skirmish-campaign"] = SAVE_FORMAT
     version: Literal[1] = SAVE_VERSION
     campaign: Name
     chapter: int = Field(
-        default=0, ge=0, description="Index of the next chapter; = number of chapters when done."
+        default=0, ge=0, le=20, description="Index of the next Box; = number of Boxes when done."
     )
-    attempts: int = Field(default=0, ge=0, description="Games lost at the current chapter.")
+    attempts: int = Field(default=0, ge=0, le=1_000_000, description="Games lost at the current Box.")
+    revision: int = Field(default=0, ge=0, description="Writes so far (each recorded game adds one).")
     rewards: Annotated[list[Reward], Field(max_length=200)] = Field(default_factory=list)
     history: Annotated[list[Played], Field(max_length=10_000)] = Field(default_factory=list)
 
@@ -141,6 +180,11 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
     troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
     if len(troupes) != len(base.sides):
         raise DataError([Problem(name, "scenario", "every side of the base scenario needs a default troupe")])
+    pools = (("cards", [c.boxes for c in camp.cards]), ("adversaries", [a.boxes for a in camp.adversaries]))
+    for key, ranges in pools:
+        for j, (lo, hi) in enumerate(ranges):
+            if lo > hi:
+                problems.append(Problem(name, f"{key}[{j}].boxes", f"Box {lo} is after Box {hi}"))
     seen: set[str] = set()
     for i, ch in enumerate(camp.chapters):
         where = f"chapters[{i}]"
@@ -151,11 +195,14 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
             problems.append(Problem(name, f"{where}.special.{key}", "not a Pursuit key a chapter may set"))
         try:
             scenario = chapter_scenario(camp, i, base)
-            parse_config(scenario, troupes)
+            chapter_troupes = list(troupes)
+            if ch.heroes is not None:
+                chapter_troupes[hero_side(scenario)] = find_troupe(ch.heroes)
+            parse_config(scenario, chapter_troupes)
         except DataError as exc:
             problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
             continue
-        heroes = hero_troupe(scenario, troupes)
+        heroes = hero_troupe(scenario, chapter_troupes)
         names = {e.profile.name for e in heroes.models}
         abilities = troupe_armoury(heroes).ability_by_name()
         for j, r in enumerate(ch.rewards):
@@ -176,7 +223,8 @@ def chapter_scenario(camp: Campaign, index: int, base: Scenario | None = None) -
     """The base scenario with chapter `index`'s overrides: its own title, turn limit and special keys."""
     base = base if base is not None else find_scenario(camp.scenario)
     ch = camp.chapters[index]
-    special = {**base.special, **ch.special, "campaign": camp.name, "chapter": index + 1}
+    special = {**base.special, **box_content(camp, index + 1), **ch.special}
+    special.update(campaign=camp.name, chapter=index + 1)
     update: dict[str, Any] = {
         "special": special,
         "title": f"{camp.title}, chapter {index + 1}: {ch.title}"[:120],
@@ -185,6 +233,24 @@ def chapter_scenario(camp: Campaign, index: int, base: Scenario | None = None) -
     if ch.turns is not None:
         update["turns"] = ch.turns
     return base.model_copy(update=update)
+
+
+def in_box(boxes: list[int], box: int) -> bool:
+    return boxes[0] <= box <= boxes[1]
+
+
+def box_content(camp: Campaign, box: int) -> dict[str, Any]:
+    """The Pursuit keys of Box `box` built from the pools: the cards and adversaries whose range
+    covers it (the deck, the adversary stack, their abilities and rewards)."""
+    out: dict[str, Any] = {}
+    if camp.cards:
+        out["event_deck"] = [c.card for c in camp.cards if in_box(c.boxes, box)]
+    if camp.adversaries:
+        advs = [a for a in camp.adversaries if in_box(a.boxes, box)]
+        out["adversary_stack"] = [a.model for a in advs for _ in range(a.count)]
+        out["adversary_abilities"] = [f"{a.model}:{x}" for a in advs for x in a.abilities]
+        out["adversary_rewards"] = [f"{a.model}:{a.reward}" for a in advs if a.reward]
+    return out
 
 
 def hero_side(scenario: Scenario) -> int:
@@ -223,11 +289,24 @@ def chapter_setup(camp: Campaign, save: CampaignSave) -> tuple[Scenario, list[Tr
     """The scenario and troupes of the save's next chapter, rewards applied."""
     if save.chapter >= len(camp.chapters):
         raise ValueError("the campaign is complete")
-    scenario = chapter_scenario(camp, save.chapter)
+    return box_setup(camp, save.chapter, list(save.rewards))
+
+
+def box_setup(camp: Campaign, index: int, rewards: list[Reward]) -> tuple[Scenario, list[Troupe]]:
+    """Box `index`'s scenario and troupes with `rewards` carried into the heroes' troupe."""
+    scenario = chapter_scenario(camp, index)
     troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
     h = hero_side(scenario)
-    troupes[h] = with_rewards(troupes[h], list(save.rewards))
+    ch = camp.chapters[index]
+    if ch.heroes is not None:
+        troupes[h] = find_troupe(ch.heroes)
+    troupes[h] = with_rewards(troupes[h], rewards)
     return scenario, troupes
+
+
+def rewards_before(camp: Campaign, index: int) -> list[Reward]:
+    """Every reward of the Boxes before `index`: what the heroes carry when they reach it."""
+    return [r for ch in camp.chapters[:index] for r in ch.rewards]
 
 
 def chapter_seed(save: CampaignSave) -> int:
@@ -270,19 +349,62 @@ def write_save(path: str | Path, save: CampaignSave) -> None:
     )
 
 
+@contextmanager
+def save_lock(path: str | Path) -> Iterator[None]:
+    """An exclusive lock on `SAVE.lock` beside the save (POSIX `flock`; it is released if the process
+    dies), so only one run reads-modifies-writes the save at a time."""
+    import fcntl
+
+    lock = Path(f"{path}.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def update_save(
+    path: str | Path, camp: Campaign, change: Callable[[CampaignSave], CampaignSave]
+) -> CampaignSave:
+    """Apply `change` to the save as it is on disk *now* (re-read under the lock) and write it.
+
+    A game is played outside the lock; its result is applied to whatever the save holds by then,
+    so a second `campaign play` that finished first is never overwritten: both games are recorded.
+    """
+    with save_lock(path):
+        fresh = load_save(path, camp)
+        new = change(fresh)
+        new = new.model_copy(update={"revision": fresh.revision + 1})
+        write_save(path, new)
+        return new
+
+
 def is_complete(camp: Campaign, save: CampaignSave) -> bool:
     return save.chapter >= len(camp.chapters)
 
 
 def record(
-    camp: Campaign, save: CampaignSave, *, won: bool, seed: int, reason: str, turns: int
+    camp: Campaign,
+    save: CampaignSave,
+    *,
+    won: bool,
+    seed: int,
+    reason: str,
+    turns: int,
+    chapter: int | None = None,
 ) -> CampaignSave:
-    """The save after a game of the current chapter: won opens the next chapter, lost resets this one."""
-    ch = camp.chapters[save.chapter]
-    played = Played(
-        chapter=ch.name, attempt=save.attempts + 1, seed=seed, won=won, reason=reason, turns=turns
-    )
+    """The save after a game of Box `chapter` (default: the current one): won opens the next Box,
+    lost resets this one. A game of a Box the save has already moved past (another run won it
+    meanwhile) is only added to the record."""
+    index = save.chapter if chapter is None else chapter
+    ch = camp.chapters[index]
+    attempt = 1 + sum(1 for p in save.history if p.chapter == ch.name)
+    played = Played(chapter=ch.name, attempt=attempt, seed=seed, won=won, reason=reason[:300], turns=turns)
     history = [*save.history, played]
+    if index != save.chapter:
+        return save.model_copy(update={"history": history})
     if won:
         return save.model_copy(
             update={

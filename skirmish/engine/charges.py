@@ -11,9 +11,8 @@ from skirmish.battlefield.paths import charge_path, move_toward
 from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.movement import beside, flies, place
-from skirmish.engine.shooting import sees_hidden
+from skirmish.engine.shooting import finds_hidden
 from skirmish.engine.state import ModelState, Pending
-from skirmish.rules.combat import perception_test
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
@@ -95,18 +94,8 @@ def do_charge(game: Game, action: Charge) -> None:
         raise IllegalAction("R-C3", f"{t.name} is {far}, beyond {m.name}'s {m.profile.charge:g}\" charge")
     m.charge_declared = True
     ids = (m.id, t.id)
-    if t.taking_cover and not sees_hidden(game, m, t):
-        start = len(game.dice.history)
-        passed, roll = perception_test(game.dice, m.profile.perception)
-        game.emit(
-            "perception",
-            f"{m.name} tests Perception to charge {t.name} (Taking Cover): rolls {roll} vs "
-            f"{m.profile.perception}, {'passes' if passed else 'fails — the charge is lost'}",
-            ids,
-            rolls_from=start,
-        )
-        if not passed:
-            return
+    if not finds_hidden(game, m, t, f"charge {t.name}", "the charge is lost"):
+        return
     if found is not None and found[1] <= m.profile.charge + 1e-9:
         _charge_home(game, m, t, found[0], "charges")
         return

@@ -8,6 +8,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from skirmish.battlefield.measure import CONTACT
 from skirmish.engine.actions import Action, Deploy
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.state import ModelState
@@ -128,8 +129,16 @@ def do_deploy(game: Game, action: Deploy) -> None:
     if not blocked.is_empty and shapely.distance(blocked, shapely.Point(x, y)) < r:
         raise IllegalAction("R-M2", f"{m.name} cannot stand on impassable terrain")
     for o in s.models:
-        if o is not m and np.hypot(x - s.xy[o.index, 0], y - s.xy[o.index, 1]) < r + s.radii[o.index] - 1e-9:
+        if o is m:
+            continue
+        gap = float(np.hypot(x - s.xy[o.index, 0], y - s.xy[o.index, 1])) - r - float(s.radii[o.index])
+        if gap < -1e-9:
             raise IllegalAction("R-M2", f"{m.name} would overlap {o.name}")
+        if gap <= CONTACT and o.active and game.enemies(m, o):
+            # Ruling (docs/rules.md R-M3): melee begins only from a charge, never from deployment.
+            raise IllegalAction(
+                "R-M3", f"{m.name} would deploy in base contact with {o.name}: melee needs a charge"
+            )
     s.xy[m.index] = (x, y)
     game.moved()
     game.emit("deploy", f"{m.name} deploys at ({x:.1f}, {y:.1f})", (m.id,))

@@ -37,7 +37,6 @@ class Event:
             "text": self.text,
             "models": list(self.models),
             "rolls": [{"sides": r.sides, "value": r.value, "purpose": r.purpose} for r in self.rolls],
-            "data": self.data,
         }
 
     def __repr__(self) -> str:

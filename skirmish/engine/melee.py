@@ -13,7 +13,7 @@ from skirmish.battlefield.measure import CONTACT
 from skirmish.engine.damage import inflict
 from skirmish.engine.log import score_data
 from skirmish.engine.shooting import remove_casualties as _remove
-from skirmish.engine.state import ModelState, melee_weapon, weapons_of
+from skirmish.engine.state import ModelState, melee_weapon
 from skirmish.rules.combat import combat_score, melee_exchanges
 from skirmish.rules.modifiers import Modifier, Score
 
@@ -57,7 +57,9 @@ def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_me
     mods: list[Modifier] = []
     if m.charged:
         mods.append(Modifier("charged this turn", 1))
-    if any(w.two_hand for w in weapons_of(m, game.armoury(m))):
+    weapon = melee_weapon(m, game.armoury(m))
+    if weapon is not None and weapon.two_hand:
+        # Only when it fights with them (ruling R-C4): the hit is dealt with this same weapon.
         mods.append(Modifier("two hand weapons", 1))
     if m.charged and m.charged_from_cover:
         mods.append(Modifier("charging out of cover", 1))
@@ -68,7 +70,8 @@ def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_me
         mods.append(Modifier("friends in the melee", friends_in_melee))
     if m.buffs.get("combat"):
         mods.append(Modifier("ability bonus", m.buffs["combat"]))
-    if any(f.profile.shield for f in foes):
+    cover_shield = game.options.cover_shield_in_melee  # Taking Cover's Wall Shield counts (R-M4)
+    if any(f.profile.shield or (cover_shield and f.taking_cover) for f in foes):
         mods.append(Modifier("enemy has a shield", -1))
     if m.charged and m.charged_into_cover:
         mods.append(Modifier("charging into cover", -1))

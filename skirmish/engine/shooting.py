@@ -102,7 +102,12 @@ def shot_scores(game: Game, shooter: ModelState, target: ModelState, spec: ShotS
         attack.append(Modifier(spec.title, spec.bonus))
     if shooter.buffs.get("ranged"):
         attack.append(Modifier("ability bonus", shooter.buffs["ranged"]))
-    if spec.element and target.profile.elements and WEAK_TO[target.profile.elements[0].value] == spec.element:
+    if (
+        game.options.weakness_cycle
+        and spec.element
+        and target.profile.elements
+        and WEAK_TO[target.profile.elements[0].value] == spec.element
+    ):
         attack.append(Modifier(f"{spec.element} against {target.profile.elements[0].value}", 1))
     if t_cover >= 2:
         dodge.append(Modifier("in " + ("dense" if t_cover == 3 else "medium") + " cover", 1))
@@ -226,27 +231,42 @@ def do_shoot(game: Game, action: Shoot) -> None:
             range=spec.range,
         )
         return
-    if target.taking_cover and not sees_hidden(game, shooter, target):
-        start = len(game.dice.history)
-        passed, roll = perception_test(game.dice, shooter.profile.perception)
-        verdict = "passes" if passed else "fails — the shot is lost"
-        game.emit(
-            "perception",
-            f"{shooter.name} tests Perception to fire at {target.name} (Taking Cover): "
-            f"rolls {roll} vs {shooter.profile.perception}, {verdict}",
-            ids,
-            rolls_from=start,
-            roll=roll,
-            need=shooter.profile.perception,
-            passed=passed,
-        )
-        if not passed:
-            return
+    if not finds_hidden(game, shooter, target, f"fire at {target.name}", "the shot is lost", shot=True):
+        return
     from skirmish.engine import abilities
 
     if abilities.offer_reaction(game, shooter, target, spec):
         return
     resolve(game, shooter, target, spec)
+
+
+def finds_hidden(
+    game: Game, m: ModelState, target: ModelState, doing: str, lost: str, *, shot: bool = False
+) -> bool:
+    """R-M4, R-M5: the Perception test before shooting at, aiming an ability at or charging a model
+    Taking Cover; True when `m` may go on (no test needed, or passed). The one place it is rolled
+    and logged, so shots, aimed abilities and charges test alike. `shot`: a nullified cover counts."""
+    if not target.taking_cover or (spotted if shot else sees_hidden)(game, m, target):
+        return True
+    start = len(game.dice.history)
+    passed, roll = perception_test(game.dice, m.profile.perception)
+    game.emit(
+        "perception",
+        f"{m.name} tests Perception to {doing} (Taking Cover): rolls {roll} vs {m.profile.perception}, "
+        + ("passes" if passed else f"fails — {lost}"),
+        (m.id, target.id),
+        rolls_from=start,
+        roll=roll,
+        need=m.profile.perception,
+        passed=passed,
+    )
+    return passed
+
+
+def spotted(game: Game, shooter: ModelState, target: ModelState) -> bool:
+    """No Perception test for this shot: Seismic Sense, or the shooter nullified the target's cover
+    this turn (its ability already took the test, or needed none: ruling R-C6 in docs/rules.md)."""
+    return bool(target.buffs.get(f"exposed:{shooter.id}")) or sees_hidden(game, shooter, target)
 
 
 def sees_hidden(game: Game, shooter: ModelState, target: ModelState) -> bool:

@@ -219,11 +219,12 @@ def ranged_weapons(model: ModelState, armoury: Armoury) -> list[Weapon]:
 
 
 def melee_weapon(model: ModelState, armoury: Armoury) -> Weapon | None:
-    """The melee weapon a model fights with: most damage, then Shield Breaker, then file order."""
+    """The melee weapon a model fights with: most damage, then Shield Breaker, then a pair of hand
+    weapons (their +1 applies only to the weapon fought with, R-C4), then file order."""
     melee = [w for w in weapons_of(model, armoury) if w.kind is WeaponKind.melee]
     if not melee:
         return None
-    return max(melee, key=lambda w: (w.damage, w.shield_breaker))
+    return max(melee, key=lambda w: (w.damage, w.shield_breaker, w.two_hand))
 
 
 def abilities_of(model: ModelState, armoury: Armoury) -> list[Ability]:

@@ -10,8 +10,9 @@ Actions are a fixed-size encoding over the engine's own `legal_actions()`: actio
 `tests/test_legal_order.py`), and the action mask marks the first `len(legal_actions())` slots.
 A longer list keeps its first `max_actions - 1` entries and its last (always the pass, `EndStep`
 or `Decline`), so passing is never masked out. Observations are built from what every player at
-the table sees (positions, HP, statuses, the step and the score): never the dice stream, a hidden
-deck or another player's choices to come. Reward: +1 to each winning seat, -1 to each losing one
+the table sees, from `game.observation(player)` (positions, HP, statuses, the step and the score;
+of hidden things only that player's own): never the dice stream, a hidden deck or another
+player's secrets. Reward: +1 to each winning seat, -1 to each losing one
 at the end, 0 for a draw and before.
 
 Only the engine's public face is used (`skirmish.engine`, `skirmish.bots.registry`): an
@@ -208,49 +209,53 @@ class SkirmishAEC(AECEnv):  # type: ignore[misc]
         return mask
 
     def _observation(self, seat: int) -> np.ndarray:
-        """What the player in `seat` sees at the table, scaled to [0, 1]."""
+        """What the player in `seat` may know (`game.observation(seat)`: public facts and that
+        player's own secrets only), as a vector in [0, 1]; cover and height come from the public
+        table and the bases' positions."""
         game = self.game
-        s = game.state
+        obs = game.observation(seat)
         board = game.scenario.board
-        me_team = s.players[seat].team
-        points = {p.index: p.total_points for p in s.players}
-        mine = sum(v for p, v in points.items() if s.players[p].team == me_team)
-        theirs = max((v for p, v in points.items() if s.players[p].team != me_team), default=0)
+        teams = {p["index"]: p["team"] for p in obs["players"]}
+        me_team = teams[seat]
+        points = {p["index"]: sum(p["bp"]) for p in obs["players"]}
+        mine = sum(v for p, v in points.items() if teams[p] == me_team)
+        theirs = max((v for p, v in points.items() if teams[p] != me_team), default=0)
         out = np.zeros(GLOBAL_FEATURES + MODEL_FEATURES * self._n_models, dtype=np.float32)
-        out[0] = s.turn / max(1, game.scenario.turns)
-        out[1] = float(not s.over and s.active_player == seat)
-        out[2] = float(s.pending is not None)
+        out[0] = obs["turn"] / max(1, game.scenario.turns)
+        out[1] = float(not obs["over"] and obs["active_player"] == seat)
+        out[2] = float(obs["pending"] is not None)
         out[3] = 0.5 + 0.5 * np.tanh((mine - theirs) / 10.0)
-        if s.step in STEP_NAMES:
-            out[4 + STEP_NAMES.index(s.step)] = 1.0
-        for m in s.models:
-            base = GLOBAL_FEATURES + MODEL_FEATURES * m.index
-            if m.removed:
+        if obs["step"] in STEP_NAMES:
+            out[4 + STEP_NAMES.index(obs["step"])] = 1.0
+        for k, row in enumerate(obs["models"]):
+            base = GLOBAL_FEATURES + MODEL_FEATURES * k
+            if row["removed"]:
                 out[base + 6] = 1.0
                 continue
-            x, y = s.xy[m.index]
-            team = s.players[m.player].team
-            row = (
+            m = game.model(row["id"])
+            active = not row["ko"]
+            x, y = row["xy"]
+            team = teams[row["player"]]
+            out[base : base + MODEL_FEATURES] = (
                 x / board.width,
                 y / board.height,
-                float(s.radii[m.index]) / 3.0,
-                m.hp / max(1, m.profile.hp),
-                m.ap / 10.0,
-                float(m.active),
+                m.profile.base / 6.0,
+                row["hp"] / max(1, m.profile.hp),
+                row["ap"] / 10.0,
+                float(active),
                 0.0,
-                float(m.ko),
-                float(m.taking_cover),
-                float(m.limping),
-                float(m.moved),
-                float(m.fired),
-                float(m.charged),
-                float(m.player == seat),
-                float(team == me_team and m.player != seat),
+                float(row["ko"]),
+                float(row["taking_cover"]),
+                float(row["limping"]),
+                float(row["moved"]),
+                float(row["fired"]),
+                float(row["charged"]),
+                float(row["player"] == seat),
+                float(team == me_team and row["player"] != seat),
                 float(team != me_team),
-                game.cover(m) / 3.0 if m.active else 0.0,
-                game.height(m) / 5.0 if m.active else 0.0,
+                game.cover(m) / 3.0 if active else 0.0,
+                game.height(m) / 5.0 if active else 0.0,
             )
-            out[base : base + MODEL_FEATURES] = row
         np.clip(out, 0.0, 1.0, out=out)
         return out
 

@@ -3,7 +3,8 @@
 Everything here runs inside a worker process (or in-process for one worker), so it is a plain
 function of picklable values: a `Plan` (scenario, troupes, options, run seed) and a range of game
 indices. Game `i` uses seed `derive_seed(run_seed, i)` and puts troupe A on side 0 when `i` is
-even and on side 1 when it is odd, so it can be replayed alone with `skirmish play` (see
+even and on side 1 when it is odd (always on side 0 when the scenario declares `fixed_roles`), so
+it can be replayed alone with `skirmish play` (see
 `Plan.command`) and its result never depends on which worker played it or when.
 
 The game is played with `record_log=False`: building the text log costs more than half of a
@@ -39,6 +40,8 @@ class Matchup:
     b: Troupe
     a_arg: str
     b_arg: str
+    policy: str | None = None
+    """Bot policy of this matchup's seats, when not the plan's (`test-troupes --compare-bots`)."""
 
 
 @dataclass(frozen=True)
@@ -61,15 +64,27 @@ class Plan:
     def game_seed(self, index: int) -> int:
         return derive_seed(self.seed, index)
 
-    def policies(self, index: int) -> list[str]:
-        """The bot of each seat in game `index`: A's bot goes with A when the sides swap."""
-        pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
-        return [pa, pb] if a_side(index) == 0 else [pb, pa]
+    def a_side(self, index: int) -> int:
+        """The side troupe A plays in game `index`: sides swap every other game, unless the scenario
+        declares fixed roles (an asymmetric game such as the Pursuit: A keeps side 0)."""
+        return 0 if self.scenario.fixed_roles else a_side(index)
+
+    def policies(self, index: int, matchup: Matchup | None = None) -> list[str]:
+        """The bot of each seat in game `index`: A's bot goes with A when the sides swap; a matchup
+        with its own policy (`--compare-bots`) seats that bot on every side."""
+        if matchup is not None and matchup.policy:
+            seats = [matchup.policy, matchup.policy]
+        else:
+            pa, pb = self.policy_a or self.policy, self.policy_b or self.policy
+            seats = [pa, pb] if self.a_side(index) == 0 else [pb, pa]
+        if self.scenario.fixed_roles:  # a side the scenario drives itself keeps its own bot
+            return [s.bot or p for s, p in zip(self.scenario.sides, seats, strict=False)]
+        return seats
 
     def command(self, matchup: int, index: int) -> str:
         """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
         m = self.matchups[matchup]
-        first, second = (m.a_arg, m.b_arg) if a_side(index) == 0 else (m.b_arg, m.a_arg)
+        first, second = (m.a_arg, m.b_arg) if self.a_side(index) == 0 else (m.b_arg, m.a_arg)
         parts = [
             "skirmish",
             "play",
@@ -82,7 +97,7 @@ class Plan:
             str(self.game_seed(index)),
             "--headless",
             "--bots",
-            ",".join(dict.fromkeys(self.policies(index))),
+            ",".join(dict.fromkeys(self.policies(index, m))),
         ]
         if self.turns is not None:
             parts += ["--turns", str(self.turns)]
@@ -189,10 +204,10 @@ class _Counters:
 def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
     """Play game `index` of `matchup` to its end with bots in every seat."""
     m = plan.matchups[matchup]
-    side_a = a_side(index)
+    side_a = plan.a_side(index)
     troupes = [m.a, m.b] if side_a == 0 else [m.b, m.a]
     seed = plan.game_seed(index)
-    policies = plan.policies(index)
+    policies = plan.policies(index, m)
     game = Game(
         plan.scenario,
         troupes,

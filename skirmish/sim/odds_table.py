@@ -79,11 +79,10 @@ def melee_weapon(profile: Profile, armoury: Armoury) -> tuple[str, int, bool, bo
     """(title, damage, shield breaker, two-handed): the weapon the engine fights with, else fists."""
     table = armoury.weapon_by_name()
     melee = [table[n] for n in profile.weapons if n in table and table[n].kind is WeaponKind.melee]
-    two_hand = any(table[n].two_hand for n in profile.weapons if n in table)
     if not melee:
-        return "blows", 1, False, two_hand
-    w = max(melee, key=lambda w: (w.damage, w.shield_breaker))
-    return w.title, w.damage, w.shield_breaker, two_hand
+        return "blows", 1, False, False
+    w = max(melee, key=lambda w: (w.damage, w.shield_breaker, w.two_hand))  # as engine.state.melee_weapon
+    return w.title, w.damage, w.shield_breaker, w.two_hand
 
 
 def shot_scores(shooter: Profile, target: Profile, shot: Shot, cover: int) -> tuple[int, int]:

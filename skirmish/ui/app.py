@@ -36,6 +36,8 @@ class App:
     """The window and its scene stack (design principle 12: no global session)."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, title: str = "Skirmish") -> None:
+        self.seats = 1
+        """People sharing a co-operative side (the Pursuit's heroes), hotseat."""
         theme.ensure_video_driver()
         pygame.display.init()
         pygame.font.init()
@@ -134,11 +136,15 @@ def run_play(
     bots: str | None,
     replay_out: str | None,
     screenshot: str | None,
+    seats: int = 1,
 ) -> None:
-    """`skirmish play` with a window: the menu (ready to start), deployment, the battle, the end screen."""
+    """`skirmish play` with a window: the menu (ready to start), deployment, the battle, the end screen.
+
+    `seats`: how many people share the Pursuit's heroes (hotseat; the panel names whose hero acts)."""
     from skirmish.ui.menu import MenuScene
 
     app = App()
+    app.seats = seats
     app.push(MenuScene(app, scenario, list(troupes), options, seed=seed, bots=bots, replay_out=replay_out))
     try:
         app.run()

@@ -23,13 +23,15 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
 from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
-from skirmish.engine import abilities, charges, end_phase, movement, shooting
+from skirmish.engine import abilities, charges, end_phase, movement, ruler, shooting
 from skirmish.engine.actions import (
     Action,
     Advance,
+    Attack,
     Charge,
     CounterCharge,
     Decline,
+    Defend,
     Deploy,
     Disengage,
     EndStep,
@@ -45,10 +47,12 @@ from skirmish.engine.state import ModelState, abilities_of
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
+from skirmish.ui.duel_view import DUEL_PANEL_H, DuelPanel, action_label
 from skirmish.ui.floats import place_floats
 from skirmish.ui.handover import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, draw_card, skip_words
 from skirmish.ui.menus import draw_menu
 from skirmish.ui.panels import LogPanel, ProfileCard
+from skirmish.ui.pursuit_view import draw_pursuit_panel, pursuit_rules
 from skirmish.ui.render import (
     ICON_LEGEND,
     LEGEND,
@@ -129,7 +133,7 @@ class BattleScene(Scene):
         self.bots: list[Bot | None] = (
             bots
             if bots is not None
-            else [None if p is None else make_bot(p, game.seed, i) for i, p in enumerate(self.policies)]
+            else [None if p is None else make_bot(p, game.seed, i, game) for i, p in enumerate(self.policies)]
         )
         self.replay_out = replay_out
         self.worker = BotWorker()
@@ -187,6 +191,9 @@ class BattleScene(Scene):
         self._point = TurnPoint.of(game)
         self._guard_until = -1.0
         self.hotseat = sum(b is None for b in self.bots) >= 2
+        self.duel = DuelPanel() if game.rules.technique_duel() else None
+        """The Avatar Duel's builder, reveal and endurance strip (duel_view.py), drawn from the
+        observation of the person to act only."""
         self.board_rect = pygame.Rect(0, 0, 10, 10)
         self.layout(app.size)
         self.view.fit(tuple(self.board_rect))
@@ -199,6 +206,8 @@ class BattleScene(Scene):
         side_w = int(min(460, max(300, w * 0.3)))
         old = self.board_rect.copy()
         self.board_rect = pygame.Rect(0, self.banner_h, w - side_w, h - self.banner_h)
+        if getattr(self, "duel", None) is not None:
+            self.board_rect.height -= int(DUEL_PANEL_H * s)  # the duel strip sits under the table
         self.card.rect = pygame.Rect(w - side_w, self.banner_h, side_w, int(min(300 * s, h * 0.36)))
         self.log_panel.rect = pygame.Rect(
             w - side_w, self.card.rect.bottom, side_w, h - self.card.rect.bottom
@@ -221,6 +230,29 @@ class BattleScene(Scene):
 
     def human_turn(self) -> bool:
         return not self.game.over and not self.is_bot_turn()
+
+    # ------------------------------------------------------------------ the Avatar Duel (duel_view.py)
+    def duel_viewer(self) -> int:
+        return DuelPanel.viewer(self.game, [b is None for b in self.bots])
+
+    def duel_building(self) -> bool:
+        return (
+            self.duel is not None and self.human_turn() and DuelPanel.building(self.game, self.duel_viewer())
+        )
+
+    def duel_key(self, k: int, ctrl: bool) -> bool:
+        """The builder takes the keyboard while a person builds (F1, Ctrl and Esc still work)."""
+        if (
+            self.duel is None
+            or ctrl
+            or k in (pygame.K_F1, pygame.K_F12, pygame.K_ESCAPE)
+            or not self.duel_building()
+        ):
+            return False
+        action = self.duel.key(self.game, self.duel_viewer(), k)
+        if action is not None and self.apply(action):
+            self.duel.clear()
+        return True
 
     def model_at(self, px: float, py: float) -> ModelState | None:
         bx, by = self.view.to_board(px, py)
@@ -528,8 +560,10 @@ class BattleScene(Scene):
                 words = f" — {effect_words(ab)}" if ab else ""
                 cost = ab.ap_cost if ab else "?"
                 items.append((f"{m.name}: {ab.title if ab else a.ability} ({cost} AP){words}", a, ""))
+            elif isinstance(a, Attack | Defend):
+                items.append((action_label(g, a), a, ""))
             elif isinstance(a, Decline):
-                items.append(("Decline", a, ""))
+                items.append(("Decline" if p.kind not in ("duel_call", "duel_defend") else "Pass", a, ""))
         self.menu_items = items
         self.mode = "ability"
         self._banner_key = None
@@ -787,6 +821,8 @@ class BattleScene(Scene):
             if k in (pygame.K_F1, pygame.K_ESCAPE, pygame.K_SLASH, pygame.K_QUESTION):
                 self.show_help = False
             return
+        if self.duel_key(k, ctrl):
+            return
         if (
             k == pygame.K_F1
             or k == pygame.K_QUESTION
@@ -940,6 +976,8 @@ class BattleScene(Scene):
             return
         if self.show_help:
             self.show_help = False
+            return
+        if self.duel is not None and event.button == 1 and self.duel_building() and self.duel.click(pos):
             return
         if event.button == 2 or (event.button == 1 and pygame.key.get_mods() & pygame.KMOD_SHIFT):
             self.dragging, self.drag_kind, self.drag_start_px = True, "pan", pos
@@ -1162,6 +1200,7 @@ class BattleScene(Scene):
         self.draw_ruler(surf)
         if self.mode in ("shoot", "charge"):
             self.draw_target_line(surf)
+        draw_pursuit_panel(surf, self.text, g, self.board_rect, getattr(self.app, "seats", 1), self.selected)
         surf.set_clip(clip)
         self.draw_banner(surf)
         hov = self.s.model(self.hovered) if self.hovered else None
@@ -1178,6 +1217,8 @@ class BattleScene(Scene):
             self.draw_toast(surf)
         if self.show_legend:
             self.draw_legend(surf)
+        if self.duel is not None:
+            self.duel.draw(surf, self.text, g, self.duel_viewer(), self.board_rect)
         if self.handover is not None:
             draw_card(surf, self.text, self.handover, self.board_rect)
         if self.show_help:
@@ -1204,6 +1245,7 @@ class BattleScene(Scene):
             tuple(m[0] for m in self.menu_items),
             self.text.scale,
             self.worker.pending,
+            getattr(self.app, "seats", 1),
         )
         if key != self._banner_key or self._banner_surface is None:
             self._banner_key = key
@@ -1219,7 +1261,7 @@ class BattleScene(Scene):
             bs.blit(self.text.render(actor, 19, col, bold=True), (12, y2))
             sc = self.text.render(score_words(g) + "   [F1] help  [G] legend", 16, theme.TEXT_DIM)
             bs.blit(sc, (w - sc.get_width() - 12, 8))
-            st = status_words(g)
+            st = "" if pursuit_rules(g) is not None else status_words(g)  # the Pursuit has its own panel
             if st:
                 line = self.text.render(st, 16, theme.ACCENT)
                 bs.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
@@ -1352,21 +1394,15 @@ class BattleScene(Scene):
         if self.ruler is None:
             return
         a, b = self.ruler
-        s = self.s
         pa, pb = self.view.to_screen(*a), self.view.to_screen(*b)
         ma = self.model_at(*pa)
         mb = self.model_at(*pb)
-        d = math.hypot(b[0] - a[0], b[1] - a[1])
-        if ma is not None:
-            d -= float(s.radii[ma.index])
-        if mb is not None and mb is not ma:
-            d -= float(s.radii[mb.index])
         pygame.draw.line(surf, (0, 0, 0), pa, pb, 4)
         pygame.draw.line(surf, theme.ACCENT, pa, pb, 2)
-        if not self.ruler_allowed() and mb is not None and ma is not None:
-            text = "premeasuring is off: ranges are guessed (measure movement only)"
-        else:
-            text = f'{max(0.0, d):.1f}"' + (" edge to edge" if ma is not None or mb is not None else "")
+        # The engine decides what a ruler may tell (R-C1): your own model's path, up to its move.
+        sel = self.selected_model()
+        own = sel if sel is not None and self.own(sel) else (ma if ma is not None and self.own(ma) else None)
+        text = ruler.reading(self.game, [a, b], model=own, ends=(ma, mb)).text()
         lab = self.text.render(text, 16, (20, 20, 20), bold=True)
         pygame.draw.rect(
             surf, theme.ACCENT, (pb[0] + 8, pb[1] - 10, lab.get_width() + 6, lab.get_height() + 2)
@@ -1513,6 +1549,8 @@ class BattleScene(Scene):
         t = self.s.model(self.hovered) if self.hovered else None
         if m is None or t is None or not g.enemies(m, t) or not t.active:
             return []
+        if not g.sees(m, t):  # no odds for a target that cannot be chosen (R-B3)
+            return [f"{t.name} is out of {m.name}'s sight: no odds"]
         if self.mode == "shoot":
             spec = self.current_spec(m)
             if spec is None:
@@ -1722,7 +1760,8 @@ class BattleScene(Scene):
             ("Backspace", "remove the last leg"),
             ("Esc", "cancel the tool / path / selection"),
             ("Esc twice, Ctrl+Q", f"leave the battle (saved to {SAVE_NAME} first)"),
-            ("E", "end this step (pass)"),
+            ("E", "end this step (pass); ignored for a moment after the step or seat changes"),
+            ("Enter, click", "dismiss the hand-over / turn summary card"),
             ("C", "Take Cover"),
             ("S", "shoot: then click the target"),
             ("W", "next weapon or ranged ability"),

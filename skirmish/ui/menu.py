@@ -26,9 +26,10 @@ SEAT_WORDS: dict[str | None, str] = {None: "a person", **{name: f"{name} bot" fo
 SEAT_NOTES = {
     None: "you play this side with the mouse and keys (two people: hotseat, the seat is handed over)",
     "heuristic": "a bot that weighs the odds, cover and the objectives",
+    "guess": "the heuristic bot judging ranges by eye: it may waste shots and fall short on charges",
     "random": "a bot that picks any legal action (for testing)",
 }
-TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight")
+TOGGLES = ("premeasure", "priority_roll", "shoot_into_melee", "models_block_sight", "cover_shield_in_melee")
 OPTION_WORDS: dict[str, tuple[str, str, str]] = {
     "premeasure": (
         "Measure before declaring",
@@ -49,6 +50,11 @@ OPTION_WORDS: dict[str, tuple[str, str, str]] = {
         "Models block sight",
         "on: other bases block lines of sight, as terrain does (R-B3)",
         "off: only terrain blocks sight (R-B3)",
+    ),
+    "cover_shield_in_melee": (
+        "Wall Shield in melee",
+        "on: a model Taking Cover counts as having a shield: its attackers take -1 (R-M4, R-C4)",
+        "off: the Wall Shield only gives its save, no -1 to attackers",
     ),
 }
 """Each rule option in words: the menu's label, and what the game does with it on and off."""

@@ -12,6 +12,7 @@ deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from skirmish.engine.duel.pieces import SIZE_WORD, Piece, special_of
 
@@ -108,6 +109,7 @@ def stopper(a: Piece, d: Piece, setting: Setting, attack_special: str | None) ->
     return None
 
 
+@lru_cache(maxsize=1 << 16)
 def resolve(
     attack: tuple[Piece, ...],
     defence: tuple[Piece, ...] | None,
@@ -119,7 +121,9 @@ def resolve(
     attacker_endurance: frozenset[int],
     attacker_native: str | None,
 ) -> Outcome:
-    """The whole exchange: pairing, damage both ways and attrition."""
+    """The whole exchange: pairing, damage both ways and attrition. A pure function of hashable
+    values, so it is memoised (the duel bot asks the same questions many times); callers must not
+    change the `Outcome` it returns."""
     if not setting.reactions:
         defence = None
     a_special = special_of(attack) if setting.specials else None

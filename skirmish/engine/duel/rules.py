@@ -79,7 +79,7 @@ class DuelRules(ScenarioSpecials):
         self.attack_range = float(reader.get_int("attack_range", 12, lo=1, hi=200))
         self.tiebreak = reader.get_str("duel_tiebreak", "endurance", choices=("endurance",))
         self.challengers = reader.get_strs("challengers", [])
-        allowed = set(self.challengers) | {s.troupe for s in g.scenario.sides}
+        allowed = set(self.challengers) | {s.troupe for s in g.scenario.sides if s.troupe}
         problems: list[Problem] = []
         for p, tr in enumerate(g.troupes):
             if sum(e.count for e in tr.models) != 1:

@@ -6,6 +6,8 @@ accepted too) and the duel bot mixes over them (regret matching, `bots/duel_bot.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from skirmish.engine.duel.pieces import ELEMENTS, BuildError, Piece, check_build, format_build
 
 TEMPLATES: dict[str, str] = {
@@ -28,6 +30,43 @@ def arms() -> list[tuple[str, int, str]]:
 
 
 def realise(
+    name: str,
+    rotation: int,
+    variant: str = "ground",
+    *,
+    may_unground: bool,
+    native: str | None = None,
+    banned: str | None = None,
+    airborne: bool = False,
+) -> list[tuple[Piece, ...]]:
+    """The template's build for an Avatar (see `_realise`); a fresh list of the memoised build."""
+    return list(_realise(name, rotation, variant, may_unground, native, banned, airborne))
+
+
+@lru_cache(maxsize=4096)
+def _realise(
+    name: str,
+    rotation: int,
+    variant: str,
+    may_unground: bool,
+    native: str | None,
+    banned: str | None,
+    airborne: bool,
+) -> tuple[tuple[Piece, ...], ...]:
+    return tuple(
+        _build_template(
+            name,
+            rotation,
+            variant,
+            may_unground=may_unground,
+            native=native,
+            banned=banned,
+            airborne=airborne,
+        )
+    )
+
+
+def _build_template(
     name: str,
     rotation: int,
     variant: str = "ground",

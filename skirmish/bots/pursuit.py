@@ -1,0 +1,221 @@
+"""The heroes' bot for the Pursuit (R-X3): the heuristic bot with roles, as a co-operative table plays.
+
+Each time it acts it gives every hero a role for the current objective:
+
+- **runner** (a `reach` objective): the hero who gets there soonest — a flyer, or a glider that opens
+  Air Glide on the way — heads for the zone and does not stop to fight;
+- **holders** (a `hold` objective): the two toughest heroes nearest the zone stand in it and only
+  fight what comes into it;
+- **hunters**: everyone else closes on the active adversary (the one on the table) and shoots or
+  charges it first — every adversary must fall before the heroes can win.
+
+It protects the Avatar: Aang is never the one to hold a zone or charge, and keeps to shooting range.
+It knows the clock: when Tracking is near its end a hunter with nothing in reach lays low in cover
+(Taking Cover, holding its fire) to move the ship token back, and gliders save no AP for later.
+
+It reads only what every player sees (positions, HP, Tracking, the revealed objective, the active
+adversary); the face-down stack and the deck order are never read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from skirmish.bots.heuristic import HeuristicBot
+from skirmish.engine import abilities, movement
+from skirmish.engine.actions import Action, Shoot, TakeCover, UseAbility
+from skirmish.engine.game import Game
+from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.engine.state import ModelState
+
+AVATAR = "avatar"
+"""The keyword of the hero the Fire Nation is hunting (the heroes lose if he is caught)."""
+
+CLOCK_MARGIN = 4
+"""Tracking this close to its end makes idle hunters lay low."""
+
+
+class PursuitHeroBot(HeuristicBot):
+    name = "heuristic"
+
+    def __init__(self, seed: int, player: int) -> None:
+        super().__init__(seed, player)
+        self._roles_memo: dict[tuple[int, int, bytes], dict[str, str]] = {}
+
+    # ------------------------------------------------------------- roles
+    def _rules(self, game: Game) -> PursuitRules:
+        assert isinstance(game.rules, PursuitRules)
+        return game.rules
+
+    def roles(self, game: Game) -> dict[str, str]:
+        """Model id -> `runner`, `holder` or `hunter`, for the heroes on the table now."""
+        key = (id(game), len(game.history), game.state.xy.tobytes())
+        memo = self._roles_memo
+        if key not in memo:
+            if len(memo) > 64:
+                memo.clear()
+            memo[key] = self._roles_now(game)
+        return memo[key]
+
+    def _roles_now(self, game: Game) -> dict[str, str]:
+        rules = self._rules(game)
+        heroes = [m for m in game.player_models(self.player) if m.active]
+        roles = {m.id: "hunter" for m in heroes}
+        o = rules.current_objective()
+        goal = rules.objective_point()
+        if o is None or goal is None:
+            return roles
+        here = {m.id: np.asarray(game.state.xy[m.index]) for m in heroes}
+        dist = {m.id: float(np.hypot(*(here[m.id] - np.asarray(goal)))) for m in heroes}
+        if o.kind == "reach":
+            runner = min(heroes, key=lambda m: (dist[m.id] / self._speed(game, m), m.index))
+            roles[runner.id] = "runner"
+        else:
+            hold = [m for m in heroes if AVATAR not in m.profile.keywords] or heroes
+            ranked = sorted(hold, key=lambda m: (-self._toughness(game, m), dist[m.id], m.index))
+            for m in ranked[:2]:
+                roles[m.id] = "holder"
+        return roles
+
+    @staticmethod
+    def _speed(game: Game, m: ModelState) -> float:
+        """Inches a turn over open ground, counting a glide (and flying over terrain as a bonus)."""
+        bonus = max(
+            (
+                float(a.params.get("bonus_move", 0))
+                for a in abilities.abilities_of(m, game.armoury(m))
+                if a.effect == "glide"
+            ),
+            default=0.0,
+        )
+        return m.profile.move + bonus + (2.0 if m.profile.flying or bonus else 0.0)
+
+    def _goal(self, game: Game, m: ModelState) -> tuple[float, float] | None:
+        role = self.roles(game).get(m.id)
+        if role in ("runner", "holder"):
+            return self._rules(game).objective_point()
+        return self._hunt_point(game, m)
+
+    def _hunt_point(self, game: Game, m: ModelState) -> tuple[float, float] | None:
+        """Where a hunter goes: within shooting range of the active adversary (a shooter, and always
+        the Avatar), or beside it (a fighter, and everyone once it is held in melee); None once
+        there, so the bot shoots or charges."""
+        foes = self._rules(game).active_adversaries()
+        if not foes:
+            return None
+        s = game.state
+        a = min(foes, key=lambda f: (game.distance(m, f), f.index))
+        d = game.distance(m, a)
+        here, there = np.asarray(s.xy[m.index]), np.asarray(s.xy[a.index])
+        gap = float(np.hypot(*(here - there)))
+        avatar = AVATAR in m.profile.keywords
+        # an adversary held in melee cannot be shot: everyone but the Avatar closes in to join it
+        shooter = avatar or (self._is_shooter(game, m) and not game.in_melee(a))
+        reach = max(2.0, self._best_range(game, m) - 1.0) if shooter else max(1.0, m.profile.charge - 1.0)
+        if d <= reach or gap < 1e-6:
+            return None
+        stand = float(s.radii[a.index] + s.radii[m.index]) + (reach if shooter else 0.0)
+        p = there + (here - there) / gap * stand
+        return (float(p[0]), float(p[1]))
+
+    def _scenario_hints(self, game: Game, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
+        goals: dict[str, tuple[float, float]] = {}
+        for m in game.player_models(player):
+            if m.active:
+                g = self._goal(game, m)
+                if g is not None:
+                    goals[m.id] = g
+        return goals, {a.id for a in self._rules(game).active_adversaries()}
+
+    def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
+        g = self._goal(game, m)
+        return None if g is None else np.asarray(g, dtype=float)
+
+    def _in_zone(self, game: Game, m: ModelState) -> bool:
+        o = self._rules(game).current_objective()
+        if o is None or o.kind == "defeat":
+            return False
+        zone = next(z for z in game.scenario.scoring.zones if z.name == o.target)
+        return bool(shapely.contains_xy(self._zone_poly(zone), *game.state.xy[m.index]))
+
+    # ------------------------------------------------------------- the clock
+    def _near_the_end(self, game: Game) -> bool:
+        rules = self._rules(game)
+        return rules.tracking >= rules.cfg.tracking_length - CLOCK_MARGIN
+
+    def _lays_low(self, game: Game, m: ModelState) -> bool:
+        """A hunter with no adversary within reach, in medium or dense cover, when the clock is short."""
+        rules = self._rules(game)
+        if not rules.cfg.lay_low_tracking or not self._near_the_end(game):
+            return False
+        if self.roles(game).get(m.id) != "hunter" or game.cover(m) < 2:
+            return False
+        return all(game.distance(m, a) > 12.0 for a in rules.active_adversaries())
+
+    def _take_cover(self, game: Game) -> Action | None:
+        for a in movement.cover_candidates(game, game.state.active_player):
+            assert isinstance(a, TakeCover)
+            if self._lays_low(game, game.model(a.model)):
+                return a
+        return super()._take_cover(game)
+
+    def _shooting(self, game: Game) -> Action | None:
+        action = super()._shooting(game)
+        if isinstance(action, Shoot | UseAbility) and self._holding_fire(game, game.model(action.model)):
+            return self._shooting_without(game, action.model)
+        return action
+
+    def _holding_fire(self, game: Game, m: ModelState) -> bool:
+        rules = self._rules(game)
+        return m.taking_cover and rules.can_lay_low(m) and not rules.st["laid_low"]
+
+    def _shooting_without(self, game: Game, model_id: str) -> Action | None:
+        """The best shot of anyone but the hero laying low (who must not fire)."""
+        m = game.model(model_id)
+        m.fired = True  # hide it from the candidate lists for this one choice
+        try:
+            return super()._shooting(game)
+        finally:
+            m.fired = False
+
+    # ------------------------------------------------------------- movement
+    def _useful_move_abilities(self, game: Game, m: ModelState) -> set[str]:
+        out = super()._useful_move_abilities(game, m)
+        goal = self._goal(game, m)
+        if goal is None:
+            foes = self._foes(game, m)
+            if not foes:
+                return out
+            f = min(foes, key=lambda f: (game.distance(m, f), f.index))
+            far = game.distance(m, f) > m.profile.move + self._best_range(game, m)
+        else:
+            far = float(np.hypot(*(np.asarray(goal) - game.state.xy[m.index]))) > m.profile.move
+        if far:
+            out |= {a.name for a in abilities.abilities_of(m, game.armoury(m)) if a.effect == "glide"}
+        return out
+
+    def _charges(self, game: Game) -> Action | None:
+        self._no_avatar = True  # the Avatar is never the one to charge in
+        try:
+            return super()._charges(game)
+        finally:
+            self._no_avatar = False
+
+    def _is_shooter(self, game: Game, m: ModelState) -> bool:
+        """A hunter joins the melee when the active adversary is already held in it (shots cannot go
+        into a melee, and each friend in it adds 1, R-C4); the Avatar keeps his distance."""
+        if (
+            getattr(self, "_no_avatar", False)
+            and AVATAR not in m.profile.keywords
+            and self.roles(game).get(m.id) == "hunter"
+            and any(game.in_melee(a) for a in self._rules(game).active_adversaries())
+        ):
+            return False
+        return super()._is_shooter(game, m)
+
+    def _mine(self, game: Game) -> list[ModelState]:
+        mine = super()._mine(game)
+        if getattr(self, "_no_avatar", False):
+            return [m for m in mine if AVATAR not in m.profile.keywords]
+        return mine

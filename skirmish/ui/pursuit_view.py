@@ -1,0 +1,119 @@
+"""The Pursuit's panel in the window (R-X3): co-operative seats and the game's state in words.
+
+A box over the top-left corner of the board, below the banner (so it never overprints the
+banner's refusal and hint lines): who plays which hero and whose hero acts now, the Tracking
+path drawn as a track of spaces with the ship token, the active hero, the active adversary and
+its ability as its card says it, the current objective, and the Fire Nation cards of this turn.
+
+Seats are hotseat: `skirmish play the_pursuit --seats N` deals the heroes round-robin in the
+scenario's `hero_order` (player 1 takes Aang, player 2 Katara, ...); the heroes' side is one
+player of the engine, so the seats only name who moves what.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from skirmish.engine.game import Game
+from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.engine.state import ModelState
+from skirmish.ui import theme
+from skirmish.ui.theme import TextCache
+
+PAD = 8
+
+
+def pursuit_rules(game: Game) -> PursuitRules | None:
+    return game.rules if isinstance(game.rules, PursuitRules) else None
+
+
+def deal_seats(game: Game, seats: int) -> dict[str, int]:
+    """Hero model id -> seat (1-based): the heroes dealt in `hero_order`, one at a time."""
+    rules = pursuit_rules(game)
+    if rules is None:
+        return {}
+    heroes = [m for m in game.state.models if rules.is_hero(m) and m.on_table]
+    order = {name: i for i, name in enumerate(rules.cfg.hero_order)}
+    heroes.sort(key=lambda m: (order.get(m.profile.name, len(order)), m.index))
+    n = max(1, seats)
+    return {m.id: 1 + k % n for k, m in enumerate(heroes)}
+
+
+def acting_hero(game: Game, selected: str | None) -> ModelState | None:
+    """The hero acting now: the hero selected, else the turn's active hero."""
+    rules = pursuit_rules(game)
+    if rules is None:
+        return None
+    if selected is not None:
+        m = game.state.model(selected)
+        if m is not None and rules.is_hero(m):
+            return m
+    return rules.active_hero()
+
+
+def seat_lines(game: Game, seats: int, selected: str | None) -> list[str]:
+    """'Player 1: Aang, Sokka · Player 2: ...' and 'Now acting: Player 2 (Katara)'."""
+    dealt = deal_seats(game, seats)
+    if not dealt:
+        return []
+    names: dict[int, list[str]] = {}
+    for mid, seat in dealt.items():
+        names.setdefault(seat, []).append(game.model(mid).name)
+    lines = [" · ".join(f"Player {k}: {', '.join(v)}" for k, v in sorted(names.items()))]
+    hero = acting_hero(game, selected)
+    if hero is not None and hero.id in dealt:
+        lines.append(f"Now acting: Player {dealt[hero.id]} ({hero.name})")
+    return lines
+
+
+def panel_lines(game: Game, seats: int, selected: str | None) -> list[str]:
+    rules = pursuit_rules(game)
+    if rules is None:
+        return []
+    return [*seat_lines(game, seats, selected), *rules.status_lines()]
+
+
+def draw_track(surf: pygame.Surface, x: int, y: int, width: int, rules: PursuitRules) -> int:
+    """The Tracking path as spaces 0..length, the ship token on its space, the card counts marked."""
+    n = rules.cfg.tracking_length
+    cell = max(8, min(22, (width - 4) // (n + 1)))
+    for i in range(n + 1):
+        r = pygame.Rect(x + i * cell, y, cell - 2, cell - 2)
+        extra = rules.cfg.cards_at(i) - rules.cfg.events_per_turn
+        colour = theme.TEXT_BAD if i == n else (theme.ACCENT if extra else theme.PANEL_EDGE)
+        pygame.draw.rect(surf, colour, r, 0 if i == rules.tracking else 1)
+    return cell
+
+
+def draw_pursuit_panel(
+    surf: pygame.Surface,
+    text: TextCache,
+    game: Game,
+    board: pygame.Rect,
+    seats: int,
+    selected: str | None,
+) -> pygame.Rect | None:
+    """Draw the panel inside `board` (top-left); its rectangle, or None when not a Pursuit."""
+    rules = pursuit_rules(game)
+    if rules is None:
+        return None
+    lines = panel_lines(game, seats, selected)
+    size = 15
+    lh = text.line_height(size)
+    width = min(board.width - 2 * PAD, max(text.size(t, size)[0] for t in lines) + 2 * PAD)
+    cell = max(8, min(22, (width - 2 * PAD) // (rules.cfg.tracking_length + 1)))
+    height = PAD * 2 + lh * len(lines) + cell + 4
+    box = pygame.Surface((width, height), pygame.SRCALPHA)
+    box.fill((*theme.PANEL[:3], 225))
+    pygame.draw.rect(box, theme.PANEL_EDGE, box.get_rect(), 1)
+    y = PAD
+    for k, line in enumerate(lines):
+        colour = theme.ACCENT if line.startswith(("Now acting", "Tracking")) else theme.TEXT
+        box.blit(text.render(line, size, colour, bold=k == 0), (PAD, y))
+        y += lh
+        if line.startswith("Tracking"):
+            draw_track(box, PAD, y + 2, width - 2 * PAD, rules)
+            y += cell + 4
+    rect = pygame.Rect(board.x + PAD, board.y + PAD, width, height)
+    surf.blit(box, rect.topleft)
+    return rect
