@@ -311,3 +311,15 @@ def test_r_c3_remembered_searches_answer_bit_for_bit_as_fresh_ones_after_bases_m
                 assert (pa is None) == (pb is None)
                 if pa is not None:
                     assert pa.tobytes() == pb.tobytes()
+
+
+def test_r_b2_cover_memo_answers_as_the_direct_computation_even_when_it_empties() -> None:
+    """The per-centre cover memo is emptied past its size limit mid-question; answers stay exact."""
+    table = random_table(np.random.default_rng(1), pieces=15)
+    rng = np.random.default_rng(2)
+    for _ in range(260):  # 260 x 20 new centres: past FACTS_MEMO (4096) at least once
+        xy = rng.uniform(0, 48, (20, 2))
+        xy[:5] = [[10.0, 10.0], [20.0, 20.0], [30.0, 30.0], [40.0, 40.0], [24.0, 24.0]]  # memo hits
+        rank, piece = table.cover_of(xy)
+        assert (rank == table._cover_now(xy)[0]).all() and (piece == table._cover_now(xy)[1]).all()
+        assert (table.height_of(xy) == table._height_now(xy)).all()

@@ -267,11 +267,11 @@ class Table:
             sub = xy[miss]
             rank, piece = self._cover_now(sub)
             height = self._height_now(sub)
-            if len(memo) > FACTS_MEMO:  # the answers already read stay in `out`: a clear loses none
+            if len(memo) > FACTS_MEMO:
                 memo.clear()
             for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
-                memo[pts[k]] = out[k] = (r, c, h)
-        return out  # type: ignore[return-value]  # every None was filled just above
+                out[k] = memo[pts[k]] = (r, c, h)
+        return [f for f in out if f is not None]
 
     def _cover_now(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(xy)
