@@ -151,14 +151,14 @@ def test_r_x3_reinforce_returns_a_defeated_soldier_to_the_bottom_of_the_stack() 
 
 
 def test_r_x3_more_cards_are_drawn_as_tracking_stood_at_the_start_of_the_turn() -> None:
-    for tracking, drawn in ((2, 1), (3, 2), (6, 3), (9, 4)):
+    for tracking, drawn in ((1, 1), (2, 2), (5, 2), (6, 3), (9, 4)):
         g = pursuit(keep=HEROES, deck=["quiet_waters"] * 4, tracking=tracking)
         start_turn(g)
         assert len(events(g, "event_card")) == drawn, tracking
-    # Find the Avatar moves the token from 2 to 4 on the first card: still one card this turn
-    g = pursuit(keep=HEROES, deck=["find_the_avatar", "quiet_waters"], tracking=2)
+    # Find the Avatar moves the token from 1 to 3 on the first card: still one card this turn
+    g = pursuit(keep=HEROES, deck=["find_the_avatar", "quiet_waters"], tracking=1)
     start_turn(g)
-    assert len(events(g, "event_card")) == 1 and st(g)["tracking"] == 4
+    assert len(events(g, "event_card")) == 1 and st(g)["tracking"] == 3
 
 
 def test_r_x3_deck_is_shuffled_with_the_games_dice_and_reshuffled_when_empty() -> None:
