@@ -433,13 +433,13 @@ def campaign_cmd(
     )
 
 
-CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, chapter after chapter.
-  skirmish campaign play             play the next chapter (the window; --headless lets bots play)
-  skirmish campaign play --bots      bots play the heroes too (watch, or test a chapter)
-  skirmish campaign status           where the campaign stands (chapter, what carried over, games won)
-  skirmish campaign reset            start again at chapter 1
+CAMPAIGN_HOWTO = """How to play the campaign: the Pursuit, Box after Box (seven Boxes, as Aang's Destiny's).
+  skirmish campaign play             play the next Box (the window; --headless lets bots play)
+  skirmish campaign play --bots      bots play the heroes too (watch, or test a Box)
+  skirmish campaign status           where the campaign stands (Box, what carried over, attempts)
+  skirmish campaign reset            start again at Box 1
   skirmish campaign test --json      bot games of every Box: each Box's hero win rate
-A win opens the next chapter and carries the heroes' gains over; a loss plays the chapter again.
+A win opens the next Box and carries the heroes' gains over; a loss resets the Box to play again.
 The save is campaign.json in your data folder (`skirmish list folders`; --file elsewhere);
 --campaign picks another campaign.
 """
