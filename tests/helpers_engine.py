@@ -22,6 +22,7 @@ from skirmish.data.loader import load_scenario, load_troupe
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
+from skirmish.engine import setup
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
@@ -162,20 +163,9 @@ def advance_past(game: Game, step: str) -> None:
 def advance_to(
     game: Game, step: str, player: int | None = None, *, turn: int | None = None, limit: int = 400
 ) -> None:
-    """Pass (`EndStep`) until the game waits in `step` for `player` (and `turn`, when given)."""
-    for _ in range(limit):
-        s = game.state
-        if (
-            s.step == step
-            and s.pending is None
-            and (player is None or s.active_player == player)
-            and (turn is None or s.turn == turn)
-        ):
-            return
-        if s.over:
-            raise AssertionError(f"the game ended before reaching {step}")
-        game.apply(EndStep())
-    raise AssertionError(f"never reached step {step} for player {player}; at {game.state.step}")
+    """Pass until the game waits in `step` for `player` (and `turn`, when given): the public
+    setup API's `advance_to`, kept under its old name for the tests."""
+    setup.advance_to(game, step, player, turn=turn, limit=limit)
 
 
 def end_steps(game: Game, n: int = 1) -> None:
