@@ -383,7 +383,11 @@ class HeuristicBot:
                 return a
             if ab.effect == "chi_block":
                 return a
-        best: tuple[float, Action] | None = None
+        # The best charge is the pair with the highest edge (the first in model, then target order
+        # among equals) whose path the bot believes within reach. The edge does not depend on the
+        # path, so the pairs are ranked first and measured best first: the first reachable one is
+        # the answer, and the path searches of the pairs ranked below it are never run.
+        ranked: list[tuple[float, int, ModelState, ModelState]] = []
         for m in self._mine(game):
             if not charges.can_charge(game, m):
                 continue
@@ -395,9 +399,6 @@ class HeuristicBot:
                     continue
                 if holder and not self._in_zone(game, t):
                     continue
-                found = charges.measure(game, m, t)
-                if found is None or self._read(game, m, t, found[1]) > m.profile.charge:
-                    continue
                 edge = self._melee_edge(game, m, t, charging=True)
                 if t.taking_cover:
                     edge *= m.profile.perception / 6
@@ -405,10 +406,12 @@ class HeuristicBot:
                     edge += 0.3
                 if t.id in self._scenario_hints(game, m.player)[1]:
                     edge += 0.5
-                if edge > -0.05 and (best is None or edge > best[0]):
-                    best = (edge, charges.Charge(m.id, t.id))
-        if best is not None:
-            return best[1]
+                if edge > -0.05:
+                    ranked.append((-edge, len(ranked), m, t))
+        for _, _, m, t in sorted(ranked, key=lambda r: (r[0], r[1])):
+            found = charges.measure(game, m, t)
+            if found is not None and self._read(game, m, t, found[1]) <= m.profile.charge:
+                return charges.Charge(m.id, t.id)
         return self._closing_charge(game)
 
     def _closing_charge(self, game: Game) -> Action | None:
