@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from skirmish.engine import movement
+from skirmish.engine import queries
 from skirmish.engine.actions import Action, Attack, Build, Decline, Defend, EndStep, Move, UseAbility
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import Piece, format_build, parse_piece
@@ -298,7 +298,7 @@ class DuelBot:
     # ------------------------------------------------------------- movement
     def _move(self, game: Game, obs: dict[str, Any]) -> Action | None:
         me = self._me(game)
-        if me is None or not movement.can_move(game, me):
+        if me is None or not queries.can_move(game, me):
             return None
         foes = self._foes(game, me)
         if not foes:
@@ -316,7 +316,7 @@ class DuelBot:
         now = float(np.hypot(*(goal - here)))
         if now < 0.5:
             return None
-        moves = movement.model_moves(game, me, [goal])
+        moves = queries.move_options(game, me, [goal])
         if not moves:
             return None
         dist = [float(np.hypot(*(goal - np.asarray(c.path[-1])))) for c in moves]
@@ -329,11 +329,11 @@ class DuelBot:
         little inside the attack range on the line to the foe."""
         s = game.state
         here, there = s.xy[me.index], s.xy[foe.index]
-        high = movement.flies(me) or me.glide or game.height(me) > 0
+        high = queries.flies(me) or me.glide or game.height(me) > 0
         in_reach = any(game.sees(me, f) and game.distance(me, f) <= reach - 1.0 for f in self._foes(game, me))
         if in_reach and high:
             return here.copy()  # type: ignore[no-any-return]
-        if not movement.flies(me) and not me.glide:
+        if not queries.flies(me) and not me.glide:
             best = None
             table = game.table
             for i, piece in enumerate(table.pieces):

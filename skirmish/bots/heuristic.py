@@ -17,10 +17,9 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
-from skirmish.engine import abilities, charges, end_phase, movement, shooting
-from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
+from skirmish.engine import queries
+from skirmish.engine.actions import Action, Charge, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
 from skirmish.engine.game import Game
-from skirmish.engine.queries import matchup
 from skirmish.engine.state import ModelState
 
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
@@ -96,7 +95,7 @@ class HeuristicBot:
         return [o for o in game.state.models if o.active and game.enemies(o, m)]
 
     def _best_range(self, game: Game, m: ModelState) -> float:
-        specs = [sp for sp in shooting.shot_specs(game, m) if sp.ap_cost == 0 or sp.ap_cost <= m.ap]
+        specs = [sp for sp in queries.shot_options(game, m) if sp.ap_cost == 0 or sp.ap_cost <= m.ap]
         return max((sp.range for sp in specs), default=0.0)
 
     def _is_shooter(self, game: Game, m: ModelState) -> bool:
@@ -107,13 +106,13 @@ class HeuristicBot:
 
         Friends already fighting the foe count (+1 each for me, R-C4), and the foe's one die is
         shared among all of us, so ganging up on a model is valued as the rules make it."""
-        odds = matchup(game, me, foe, charging=charging).odds
+        odds = queries.matchup(game, me, foe, charging=charging).odds
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
         for m in self._mine(game):
-            if not movement.can_move(game, m):
+            if not queries.can_move(game, m):
                 continue
             use = self._move_ability(game, m)
             if use is not None:
@@ -132,7 +131,7 @@ class HeuristicBot:
         return (game.state.turn, m.id, game.state.xy.tobytes())
 
     def _move_ability(self, game: Game, m: ModelState) -> Action | None:
-        for a in abilities.candidates(game, game.state.active_player):
+        for a in queries.ability_actions(game, game.state.active_player):
             if getattr(a, "model", None) == m.id and a.ability in self._useful_move_abilities(game, m):
                 return a
         return None
@@ -143,7 +142,7 @@ class HeuristicBot:
         if not foes:
             return out
         near = min(game.distance(m, f) for f in foes)
-        for a in abilities.abilities_of(m, game.armoury(m)):
+        for a in queries.abilities_of(m, game.armoury(m)):
             if a.effect == "buff" and near <= 12:
                 out.add(a.name)
             if a.effect == "wall" and near <= 10 and self._is_shooter(game, m) is False:
@@ -172,10 +171,9 @@ class HeuristicBot:
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
-        from skirmish.engine.damage import saves_of
         from skirmish.rules.odds import unsaved_probability
 
-        armour, shield = saves_of(game, m)
+        armour, shield = queries.saves(game, m)
         unsaved = float(unsaved_probability(armour, shield, False, False))
         return round(m.hp / max(unsaved, 1e-6), 0)
 
@@ -239,8 +237,8 @@ class HeuristicBot:
                 return None
             goals = [zone]
         else:
-            goals = movement.default_goals(game, m)
-        candidates = movement.model_moves(game, m, goals)
+            goals = queries.move_goals(game, m)
+        candidates = queries.move_options(game, m, goals)
         if not candidates:
             return None
         if zone is not None:
@@ -259,7 +257,7 @@ class HeuristicBot:
         now = float(np.hypot(*(goal - here)))
         if now < 0.5:
             return None
-        candidates = movement.model_moves(game, m, [goal])
+        candidates = queries.move_options(game, m, [goal])
         if not candidates:
             return None
         dist = [float(np.hypot(*(goal - np.asarray(c.path[-1])))) for c in candidates]
@@ -297,7 +295,7 @@ class HeuristicBot:
         return value
 
     def _take_cover(self, game: Game) -> Action | None:
-        for a in movement.cover_candidates(game, game.state.active_player):
+        for a in queries.cover_options(game, game.state.active_player):
             assert isinstance(a, TakeCover)
             m = game.model(a.model)
             foes = self._foes(game, m)
@@ -308,7 +306,7 @@ class HeuristicBot:
             # Taking Cover spends AP but not the free weapons: a shooter with a free weapon in range
             # keeps shooting from behind its 3+ Wall Shield (R-M4).
             free = max(
-                (sp.range for sp in shooting.shot_specs(game, m) if sp.ap_cost == 0 and not sp.ability),
+                (sp.range for sp in queries.shot_options(game, m) if sp.ap_cost == 0 and not sp.ability),
                 default=0.0,
             )
             free_shots = any(free >= game.distance(m, f) and game.sees(m, f) for f in foes)
@@ -319,26 +317,26 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
-        for ua in abilities.candidates(game, game.state.active_player):
+        for ua in queries.ability_actions(game, game.state.active_player):
             ab = next(
                 x
-                for x in abilities.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
+                for x in queries.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
                 if x.name == ua.ability
             )
             if ab.effect == "heal":
                 return ua
             if ab.effect == "push" and self._push_clears_zone(
-                game, ua, float(ab.params.get("distance", 3)), abilities.reach(ab)
+                game, ua, float(ab.params.get("distance", 3)), queries.ability_reach(ab)
             ):
                 return ua
         best: tuple[float, Shoot] | None = None
-        for a in shooting.candidates(game, game.state.active_player):
+        for a in queries.shot_actions(game, game.state.active_player):
             assert isinstance(a, Shoot)
             shooter, target = game.model(a.model), game.model(a.target)
-            spec = next(sp for sp in shooting.shot_specs(game, shooter) if sp.name == a.weapon)
+            spec = next(sp for sp in queries.shot_options(game, shooter) if sp.name == a.weapon)
             if self._read(game, shooter, target) > spec.range:
                 continue
-            odds = matchup(game, shooter, target, weapon=spec.name).odds
+            odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
@@ -374,9 +372,9 @@ class HeuristicBot:
         return ours or self._in_zone(game, me)
 
     def _charges(self, game: Game) -> Action | None:
-        for a in abilities.candidates(game, game.state.active_player):
+        for a in queries.ability_actions(game, game.state.active_player):
             m = game.model(a.model)
-            ab = next(x for x in abilities.abilities_of(m, game.armoury(m)) if x.name == a.ability)
+            ab = next(x for x in queries.abilities_of(m, game.armoury(m)) if x.name == a.ability)
             if ab.effect == "buff" and (
                 game.in_melee(m) or any(game.distance(m, f) <= m.profile.charge for f in self._foes(game, m))
             ):
@@ -389,12 +387,12 @@ class HeuristicBot:
         # the answer, and the path searches of the pairs ranked below it are never run.
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
         for m in self._mine(game):
-            if not charges.can_charge(game, m):
+            if not queries.can_charge(game, m):
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
-            for t in charges.charge_targets(game, m):
+            for t in queries.charge_targets(game, m):
                 if self._read(game, m, t) > m.profile.charge:
                     continue
                 if holder and not self._in_zone(game, t):
@@ -409,9 +407,9 @@ class HeuristicBot:
                 if edge > -0.05:
                     ranked.append((-edge, len(ranked), m, t))
         for _, _, m, t in sorted(ranked, key=lambda r: (r[0], r[1])):
-            found = charges.measure(game, m, t)
+            found = queries.charge_path(game, m, t)
             if found is not None and self._read(game, m, t, found[1]) <= m.profile.charge:
-                return charges.Charge(m.id, t.id)
+                return Charge(m.id, t.id)
         return self._closing_charge(game)
 
     def _closing_charge(self, game: Game) -> Action | None:
@@ -423,12 +421,12 @@ class HeuristicBot:
         we check its melee edge against us from where it stands.
         """
         for m in self._mine(game):
-            if not charges.can_charge(game, m):
+            if not queries.can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
                 continue
-            targets = charges.charge_targets(game, m)
+            targets = queries.charge_targets(game, m)
             if zone is not None:
                 # Run for the zone: charge an enemy that lies beyond it, as seen from here.
                 here = game.state.xy[m.index]
@@ -454,12 +452,12 @@ class HeuristicBot:
                 game.distance(m, t) - m.profile.charge > t.profile.charge
                 or self._melee_edge(game, t, m, charging=True) <= 0
             ):
-                return charges.Charge(m.id, t.id)
+                return Charge(m.id, t.id)
         return None
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:
-        acts = end_phase.candidates(game, game.state.active_player)
+        acts = queries.advance_actions(game, game.state.active_player)
         if not acts:
             return None
         return acts[0]

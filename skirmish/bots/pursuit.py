@@ -23,7 +23,7 @@ import numpy as np
 import shapely
 
 from skirmish.bots.heuristic import HeuristicBot
-from skirmish.engine import abilities, movement
+from skirmish.engine import queries
 from skirmish.engine.actions import Action, Shoot, TakeCover, UseAbility
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios_pursuit import PursuitRules
@@ -84,7 +84,7 @@ class PursuitHeroBot(HeuristicBot):
         bonus = max(
             (
                 float(a.params.get("bonus_move", 0))
-                for a in abilities.abilities_of(m, game.armoury(m))
+                for a in queries.abilities_of(m, game.armoury(m))
                 if a.effect == "glide"
             ),
             default=0.0,
@@ -154,7 +154,7 @@ class PursuitHeroBot(HeuristicBot):
         return all(game.distance(m, a) > 12.0 for a in rules.active_adversaries())
 
     def _take_cover(self, game: Game) -> Action | None:
-        for a in movement.cover_candidates(game, game.state.active_player):
+        for a in queries.cover_options(game, game.state.active_player):
             assert isinstance(a, TakeCover)
             if self._lays_low(game, game.model(a.model)):
                 return a
@@ -192,7 +192,7 @@ class PursuitHeroBot(HeuristicBot):
         else:
             far = float(np.hypot(*(np.asarray(goal) - game.state.xy[m.index]))) > m.profile.move
         if far:
-            out |= {a.name for a in abilities.abilities_of(m, game.armoury(m)) if a.effect == "glide"}
+            out |= {a.name for a in queries.abilities_of(m, game.armoury(m)) if a.effect == "glide"}
         return out
 
     def _charges(self, game: Game) -> Action | None:

@@ -35,6 +35,20 @@ from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 
 __all__ = [
     "WEAK_TO",
+    "ability_actions",
+    "ability_reach",
+    "abilities_of",
+    "advance_actions",
+    "can_charge",
+    "can_move",
+    "charge_path",
+    "charge_targets",
+    "cover_options",
+    "flies",
+    "move_goals",
+    "move_options",
+    "saves",
+    "shot_actions",
     "MeleeMatchup",
     "Refusal",
     "ShotMatchup",
@@ -232,3 +246,44 @@ def shot_options(game: Game, model: str | ModelState) -> list[ShotSpec]:
     """What `model` can shoot with this turn (its ranged weapons and ranged-attack abilities, with
     range, damage, AP cost and element), as the engine lists them for `Shoot` (R-C1, R-P4)."""
     return list(shot_specs(game, _model(game, model)))
+
+
+# --------------------------------------------------------------------------- what a bot may do now
+# The step modules' own answers under public names, so bots ask the engine's single copy of each
+# condition and candidate list instead of importing the steps (an import-linter contract keeps
+# `skirmish.bots` out of them). Each is the step's function itself, not a rewrite.
+
+from skirmish.engine import abilities as _abilities  # noqa: E402
+from skirmish.engine import charges as _charges  # noqa: E402
+from skirmish.engine import end_phase as _end_phase  # noqa: E402
+from skirmish.engine import movement as _movement  # noqa: E402
+from skirmish.engine import shooting as _shooting  # noqa: E402
+
+can_move = _movement.can_move
+"""R-M2/R-M3/R-M4: the model may make a standard move now."""
+move_options = _movement.model_moves
+"""The engine's candidate moves for one model (toward `goals`, default: nearest enemy and cover)."""
+move_goals = _movement.default_goals
+"""The points `move_options` heads for by default: beside the nearest enemy, the nearest cover."""
+flies = _movement.flies
+"""The model flies this move (R-B4): a flyer, or a model gliding this turn."""
+cover_options = _movement.cover_candidates
+"""The player's legal `TakeCover` actions (R-M4)."""
+shot_actions = _shooting.candidates
+"""The player's legal `Shoot` actions (R-C1)."""
+ability_actions = _abilities.candidates
+"""The player's legal `UseAbility` actions now (R-P4)."""
+abilities_of = _abilities.abilities_of
+"""A model's abilities from its armoury."""
+ability_reach = _abilities.reach
+"""How far an ability reaches, in inches."""
+can_charge = _charges.can_charge
+"""R-C3: the model may declare a charge now."""
+charge_targets = _charges.charge_targets
+"""The active enemies the model sees (whom it may declare a charge at, R-C3)."""
+charge_path = _charges.measure
+"""The path `model` must move to reach base contact with `target`, and its length (R-C3)."""
+advance_actions = _end_phase.candidates
+"""The player's legal `Advance` and `Disengage` actions (R-E1, R-E2)."""
+saves = saves_of
+"""A model's armour and shield save values now (None where it has none)."""
