@@ -18,7 +18,17 @@ import shapely
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
 from skirmish.engine import queries
-from skirmish.engine.actions import Action, Charge, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
+from skirmish.engine.actions import (
+    Action,
+    Charge,
+    CounterCharge,
+    Decline,
+    EndStep,
+    React,
+    Shoot,
+    TakeCover,
+    UseAbility,
+)
 from skirmish.engine.game import Game
 from skirmish.engine.state import ModelState
 
@@ -34,7 +44,7 @@ class HeuristicBot:
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
         self._stay: set[tuple[int, str, bytes]] = set()
-        self._duty_memo: WeakKeyDictionary[Game, dict[tuple[int, bytes, str], np.ndarray | None]] = (
+        self._duty_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, np.ndarray]]] = (
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
@@ -111,10 +121,11 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
+        usable = queries.ability_actions(game, game.state.active_player)  # asked once, not per model
         for m in self._mine(game):
             if not queries.can_move(game, m):
                 continue
-            use = self._move_ability(game, m)
+            use = self._move_ability(game, m, usable)
             if use is not None:
                 return use
             choice = self._pick_move(game, m)
@@ -130,8 +141,8 @@ class HeuristicBot:
     def _stay_key(game: Game, m: ModelState) -> tuple[int, str, bytes]:
         return (game.state.turn, m.id, game.state.xy.tobytes())
 
-    def _move_ability(self, game: Game, m: ModelState) -> Action | None:
-        for a in queries.ability_actions(game, game.state.active_player):
+    def _move_ability(self, game: Game, m: ModelState, usable: list[UseAbility]) -> Action | None:
+        for a in usable:
             if getattr(a, "model", None) == m.id and a.ability in self._useful_move_abilities(game, m):
                 return a
         return None
@@ -180,42 +191,39 @@ class HeuristicBot:
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
         first among equals) hold each zone, each heading for its own spot so they do not crowd one
-        point and stop short. Memoised per game (weakly: a finished game takes its entries with
-        it) and state (the number of actions taken and the positions)."""
-        key = (len(game.history), game.state.xy.tobytes(), m.id)
+        point and stop short. Worked out for all the player's models at once and memoised per game
+        (weakly: a finished game takes its entries with it) on the exact inputs: the positions and
+        each of the player's models' active flag and HP (toughness is HP over fixed saves)."""
+        mine = game.player_models(m.player)
+        key = (m.player, game.state.xy.tobytes(), tuple((x.active, x.hp) for x in mine))
         memo = self._duty_memo.setdefault(game, {})
-        if key not in memo:
+        duties = memo.get(key)
+        if duties is None:
             if len(memo) > 256:
                 memo.clear()
-            memo[key] = self._zone_duty_now(game, m)
-        return memo[key]
+            duties = memo[key] = self._zone_duties_now(game, [x for x in mine if x.active])
+        return duties.get(m.id)
 
-    def _zone_duty_now(self, game: Game, m: ModelState) -> np.ndarray | None:
+    def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
         s = game.state
-        mine = [x for x in game.player_models(m.player) if x.active]
-        taken: set[str] = set()
+        out: dict[str, np.ndarray] = {}
         zones = sorted(
             (z for z in game.scenario.scoring.zones if z.points > 0), key=lambda z: (-z.points, z.name)
         )
+        tough = {x.id: self._toughness(game, x) for x in mine}
         for z in zones:
-            poly = shapely.Polygon(z.polygon)
+            poly = self._zone_poly(z)
             c = poly.representative_point()
             centre = np.array([c.x, c.y])
             ranked = sorted(
-                (x for x in mine if x.id not in taken),
-                key=lambda x: (
-                    -self._toughness(game, x),
-                    float(np.hypot(*(s.xy[x.index] - centre))),
-                    x.index,
-                ),
+                (x for x in mine if x.id not in out),
+                key=lambda x: (-tough[x.id], float(np.hypot(*(s.xy[x.index] - centre))), x.index),
             )
             for k, x in enumerate(ranked[:3]):
-                taken.add(x.id)
-                if x is m:
-                    dx, dy = ZONE_SPOTS[k]
-                    spot = centre + np.array([dx, dy])
-                    return spot if shapely.contains_xy(poly, *spot) else centre
-        return None
+                dx, dy = ZONE_SPOTS[k]
+                spot = centre + np.array([dx, dy])
+                out[x.id] = spot if shapely.contains_xy(poly, *spot) else centre
+        return out
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -230,8 +238,7 @@ class HeuristicBot:
         zone = self._zone_duty(game, m)
         if zone is not None:
             inside = any(
-                shapely.contains_xy(shapely.Polygon(z.polygon), *s.xy[m.index])
-                for z in game.scenario.scoring.zones
+                shapely.contains_xy(self._zone_poly(z), *s.xy[m.index]) for z in game.scenario.scoring.zones
             )
             if inside:
                 return None
