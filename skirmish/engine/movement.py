@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import check_path, check_straight_moves, move_toward
+from skirmish.battlefield.paths import check_path, move_toward
+from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.actions import Action, Move, TakeCover
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.state import ModelState
@@ -196,7 +197,7 @@ def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None
     # Straight lines in eight directions at full and half Move, checked in one batch.
     dirs = np.array(DIRECTIONS)
     ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
-    legal = check_straight_moves(
+    legal = straight_moves(
         game.table,
         m.index,
         start[None, :],
@@ -226,7 +227,7 @@ def toward(
     if n < 1e-9:
         return None
     end = start + d * (min(budget, n) / n)
-    if check_straight_moves(
+    if straight_moves(
         game.table,
         m.index,
         start[None, :],

@@ -1,0 +1,114 @@
+"""Where a model can go this step, asked again and again without measuring twice (issue 15).
+
+`legal_actions()` and the bots list each movable model's straight candidate moves after every
+action, and one action moves one model: the other models' candidates seldom change. The straight
+moves' check (`paths.check_straight_moves`) judges every other base only through one question,
+"does this segment come too close to its centre" (closer than both radii; enemies also by the
+contact rules), so `straight_moves` remembers each batch's answer together with the positions it
+was asked at, and when the same batch comes back after some friendly bases moved it reuses the
+answer if none of them comes near any of the segments, before or after its move. "Near" is judged
+with a margin (`MARGIN`) the exact kernel's own tolerance cannot reach, so a reused answer is the
+one a fresh check would give, bit for bit; enemies, KO'd models, radii, the mover and the table
+are part of the key, so any change there asks afresh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from skirmish.battlefield.paths import check_straight_moves
+from skirmish.battlefield.table import Table
+
+MARGIN = 1e-6
+"""A moved base counts as near a segment within its clearance plus this (the exact kernel flags
+only within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
+
+STRAIGHT_MEMO = 2048
+"""Batches remembered per table (oldest forgotten first)."""
+
+
+@dataclass(frozen=True)
+class _Straight:
+    xy: np.ndarray  # every centre when the batch was checked
+    segs: tuple[tuple[float, float, float, float], ...]  # (x0, y0, x1, y1) of each move
+    answer: np.ndarray  # (m,) bool
+
+
+def _near(cx: float, cy: float, lim2: float, segs: tuple[tuple[float, float, float, float], ...]) -> bool:
+    """Whether a centre lies within sqrt(lim2) of any segment (the kernels' point-segment formula)."""
+    for x0, y0, x1, y1 in segs:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
+
+
+def straight_moves(
+    table: Table,
+    mover: int,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    *,
+    max_length: float,
+    flying: bool = False,
+    ignore: np.ndarray | None = None,
+) -> np.ndarray:
+    """`check_straight_moves`, remembered on the table (see the module docstring): (m,) bool."""
+    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+    radii = np.asarray(radii, dtype=float).reshape(-1)
+    s = np.asarray(starts, dtype=float).reshape(-1, 2)
+    e = np.asarray(ends, dtype=float).reshape(-1, 2)
+    en = np.asarray(enemy, dtype=bool).reshape(-1)
+    gone = np.zeros(len(xy), dtype=bool) if ignore is None else np.asarray(ignore, dtype=bool).reshape(-1)
+    # Bases the answer may be reused across: friends still on the table, other than the mover.
+    free = ~en & ~gone
+    free[mover] = False
+    key = (
+        "straight_moves",
+        mover,
+        s.tobytes(),
+        e.tobytes(),
+        radii.tobytes(),
+        en.tobytes(),
+        gone.tobytes(),
+        xy[~free].tobytes(),
+        float(max_length),
+        bool(flying),
+    )
+    memo = table.memo.setdefault("straight_moves", {})
+    assert isinstance(memo, dict)
+    rec = memo.get(key)
+    if isinstance(rec, _Straight) and rec.xy.shape == xy.shape:
+        moved = np.flatnonzero((rec.xy != xy).any(axis=1))
+        r = float(radii[mover])
+        if all(
+            not _near(float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2, rec.segs)
+            for j in moved.tolist()
+            for p in (rec.xy[j], xy[j])
+        ):
+            return rec.answer.copy()
+    answer = np.asarray(
+        check_straight_moves(
+            table, mover, s, e, xy, radii, en, max_length=max_length, flying=flying, ignore=ignore
+        ),
+        dtype=bool,
+    )
+    sb = np.broadcast_to(s, e.shape) if len(s) == 1 else s
+    segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sb.tolist(), e.tolist(), strict=True))
+    if key not in memo and len(memo) >= STRAIGHT_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = _Straight(xy.copy(), segs, answer.copy())
+    return answer
