@@ -490,6 +490,10 @@ def run_test_troupes(
                     on_batch=results.batch if results is not None else None,
                     resumed=resumed,
                 )
+                # The workers that really played: the executor's own count (a remote cluster's
+                # size, the processes a pool started), and never more than there were batches.
+                counted = getattr(ex, "worker_count", lambda: n_workers)() or n_workers
+                real_workers = max(1, min(counted, -(-result.games_played // size)))
         except ExecutorUnavailable as exc:
             raise UsageProblem(str(exc)) from None
     meta = {
@@ -498,7 +502,8 @@ def run_test_troupes(
         "games_requested": games,
         "stopped_early": result.stopped_early,
         "batch_size": size,
-        "workers": n_workers,
+        "workers": real_workers,
+        "workers_requested": n_workers,
         "executor": executor,
         "seconds": result.seconds,
         "games_per_second": result.games_per_second,

@@ -40,6 +40,10 @@ class ExecutorUnavailable(Exception):
 class InlineExecutor(Executor):
     """Runs each task at submit time in this process: one worker without process start-up or pickling."""
 
+    def worker_count(self) -> int:
+        """Processes playing games: this one."""
+        return 1
+
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         fut: Future[T] = Future()
         try:
@@ -97,6 +101,10 @@ class LocalPool(Executor):
 
     def check(self) -> None:
         return None
+
+    def worker_count(self) -> int:
+        """Worker processes the pool really runs (alive now), not the number asked for."""
+        return len([p for p in getattr(self._pool, "_processes", {}).values() if p.is_alive()])
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for the fault tests)."""
@@ -199,6 +207,13 @@ class DaskExecutor(Executor):
                 f"{self.where}: no worker left for {self._no_worker_seconds:g} s; "
                 "start workers or use --executor local"
             )
+
+    def worker_count(self) -> int:
+        """Workers the cluster has now (a remote scheduler's, not `--workers`); 0 if it cannot say."""
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001 - a gone scheduler has no workers to report
+            return 0
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._inner.shutdown(wait=False)
