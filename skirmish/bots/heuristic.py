@@ -464,10 +464,7 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:
-        acts = queries.advance_actions(game, game.state.active_player)
-        if not acts:
-            return None
-        return acts[0]
+        return next(queries.iter_advance_actions(game, game.state.active_player), None)
 
 
 class GuessingBot(HeuristicBot):

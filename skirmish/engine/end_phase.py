@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -53,8 +55,13 @@ def has_options(game: Game, player: int) -> bool:
 
 
 def candidates(game: Game, player: int) -> list[Action]:
+    return list(iter_candidates(game, player))
+
+
+def iter_candidates(game: Game, player: int) -> Iterator[Action]:
+    """`candidates` one at a time, in the same order: a caller that wants only the first (a bot)
+    does not pay for the path searches of the rest."""
     s = game.state
-    out: list[Action] = []
     for m in game.player_models(player):
         if can_advance(game, m):
             from skirmish.battlefield.paths import move_toward
@@ -62,14 +69,16 @@ def candidates(game: Game, player: int) -> list[Action]:
             start = s.xy[m.index].copy()
             budget = m.profile.advance
             enemy, gone = game.enemy_mask(m), game.gone_mask()
-            paths = [
-                move_toward(
-                    game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone
-                )
-                for g in default_goals(game, m)
-            ]
-            for dx, dy in DIRECTIONS:
-                paths.append(np.array([start, start + budget * np.array([dx, dy])]))
+            # Searched only when reached (see `iter_candidates`): toward each goal, then 8 straight lines.
+            paths = chain(
+                (
+                    move_toward(
+                        game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone
+                    )
+                    for g in default_goals(game, m)
+                ),
+                (np.array([start, start + budget * np.array([dx, dy])]) for dx, dy in DIRECTIONS),
+            )
             for p in paths:
                 if (
                     p is not None
@@ -88,12 +97,11 @@ def candidates(game: Game, player: int) -> list[Action]:
                     )
                     is None
                 ):
-                    out.append(Advance(m.id, tuple((float(x), float(y)) for x, y in p)))
+                    yield Advance(m.id, tuple((float(x), float(y)) for x, y in p))
         if can_disengage(game, m):
             p = disengage_path(game, m)
             if p is not None and disengage_problem(game, m, p) is None:
-                out.append(Disengage(m.id, tuple((float(x), float(y)) for x, y in p)))
-    return out
+                yield Disengage(m.id, tuple((float(x), float(y)) for x, y in p))
 
 
 def _own(game: Game, model_id: str, rule: str) -> ModelState:

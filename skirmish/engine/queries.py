@@ -45,6 +45,7 @@ __all__ = [
     "charge_targets",
     "cover_options",
     "flies",
+    "iter_advance_actions",
     "move_goals",
     "move_options",
     "saves",
@@ -285,5 +286,7 @@ charge_path = _charges.measure
 """The path `model` must move to reach base contact with `target`, and its length (R-C3)."""
 advance_actions = _end_phase.candidates
 """The player's legal `Advance` and `Disengage` actions (R-E1, R-E2)."""
+iter_advance_actions = _end_phase.iter_candidates
+"""`advance_actions` one at a time, in the same order (each searched only when reached)."""
 saves = saves_of
 """A model's armour and shield save values now (None where it has none)."""
