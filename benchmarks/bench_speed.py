@@ -12,6 +12,9 @@
 - `legal_actions_median_ms` / `_p90_ms` / `_max_ms`, and `legal_actions.<step>.median_ms`:
   `Game.legal_actions()` CPU time at every decision of default-scenario heuristic games (what an
   RL or search user calls each step), overall and per step.
+- `speed.open_battle.<policy>_path_searches_per_game` / `_straight_checks_per_game`: path
+  searches run and straight-move batches checked afresh (memo misses) per default game, seeds
+  1-4: counts, immune to the machine's load.
 - `replay_verify_ms` lives in bench_engine; `test-troupes` games/s at 1 and 2 workers in
   bench_sim.
 """
@@ -185,8 +188,47 @@ def legal_actions_ms(games: int = 3) -> dict[str, list[float]]:
     return times
 
 
+def searches_per_game(name: str, policy: str, games: int = 4) -> tuple[float, float]:
+    """Path searches run (`_search_now`: memo misses) and straight-move batches checked afresh
+    (`check_straight_moves` behind `battlefield.reach`) per game: counts, so unlike times they do
+    not move with the machine's load, and a change that avoids work shows as a smaller count."""
+    import importlib
+
+    counts = {"search": 0, "straight": 0}
+    patched: list[tuple[Any, str, Any]] = []
+
+    def counting(owner: Any, attr: str, key: str) -> None:
+        fn = getattr(owner, attr)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            counts[key] += 1
+            return fn(*args, **kwargs)
+
+        patched.append((owner, attr, fn))
+        setattr(owner, attr, counted)
+
+    for modname in sorted(m for m in sys.modules if m.startswith("skirmish.battlefield.paths")):
+        if "_search_now" in vars(sys.modules[modname]):
+            counting(sys.modules[modname], "_search_now", "search")
+    reach = importlib.import_module("skirmish.battlefield.reach")
+    counting(reach, "check_straight_moves", "straight")
+    sc, troupes = _setup(name)
+    pols = _policies(sc, policy)
+    try:
+        for seed in range(1, games + 1):
+            _play(sc, troupes, seed, pols)
+    finally:
+        for owner, attr, fn in reversed(patched):
+            setattr(owner, attr, fn)
+    return counts["search"] / games, counts["straight"] / games
+
+
 def run() -> dict[str, float]:
     out: dict[str, float] = {}
+    for policy in ("heuristic", "random"):
+        searches, straights = searches_per_game(DEFAULT_SCENARIO, policy)
+        out[f"speed.{DEFAULT_SCENARIO}.{policy}_path_searches_per_game"] = searches
+        out[f"speed.{DEFAULT_SCENARIO}.{policy}_straight_checks_per_game"] = straights
     for name in SCENARIOS:
         for policy in ("heuristic", "random"):
             wall, cpu = games_per_second(name, policy)
