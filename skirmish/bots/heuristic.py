@@ -18,7 +18,7 @@ import shapely
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
 from skirmish.engine import queries
-from skirmish.engine.actions import (
+from skirmish.engine.core.actions import (
     Action,
     Charge,
     CounterCharge,
@@ -29,8 +29,8 @@ from skirmish.engine.actions import (
     TakeCover,
     UseAbility,
 )
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.state import ModelState
 
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""

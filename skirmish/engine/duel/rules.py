@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
 from skirmish.engine import end_phase, movement
-from skirmish.engine.actions import Action, Attack, Build, Decline, Defend
+from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import (
     ELEMENTS,
@@ -40,10 +42,8 @@ from skirmish.engine.duel.pieces import (
     technique_words,
 )
 from skirmish.engine.duel.templates import candidate_texts
-from skirmish.engine.errors import IllegalAction
 from skirmish.engine.phases import DUEL_TURN, StepSpec
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader
-from skirmish.engine.state import ModelState, Pending
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
