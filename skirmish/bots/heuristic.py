@@ -48,6 +48,7 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
+        self._centres: dict[tuple[tuple[float, float], ...], np.ndarray] = {}
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -178,6 +179,15 @@ class HeuristicBot:
             poly = self._polys[key] = shapely.Polygon(key)
         return poly
 
+    def _zone_centre(self, z: object) -> np.ndarray:
+        """The zone's representative point (a fixed function of its polygon), worked out once."""
+        key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
+        c = self._centres.get(key)
+        if c is None:
+            p = self._zone_poly(z).representative_point()
+            c = self._centres[key] = np.array([p.x, p.y])
+        return c.copy()
+
     @staticmethod
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
@@ -213,8 +223,7 @@ class HeuristicBot:
         tough = {x.id: self._toughness(game, x) for x in mine}
         for z in zones:
             poly = self._zone_poly(z)
-            c = poly.representative_point()
-            centre = np.array([c.x, c.y])
+            centre = self._zone_centre(z)
             ranked = sorted(
                 (x for x in mine if x.id not in out),
                 key=lambda x: (-tough[x.id], float(np.hypot(*(s.xy[x.index] - centre))), x.index),
