@@ -103,11 +103,12 @@ class _Split:
         import skirmish.battlefield.measure as measure
         import skirmish.battlefield.paths as paths
         import skirmish.battlefield.physics as physics
+        import skirmish.battlefield.reach as reach
         import skirmish.battlefield.sight as sight
         from skirmish.battlefield.table import Table
 
         originals: dict[int, Callable[..., Any]] = {}
-        for mod in (measure, paths, sight, physics):
+        for mod in (measure, paths, sight, physics, reach):
             for name, obj in vars(mod).items():
                 own = getattr(obj, "__module__", "") == mod.__name__
                 if callable(obj) and own and not name.startswith("_") and not isinstance(obj, type):
