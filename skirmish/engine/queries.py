@@ -26,10 +26,10 @@ from skirmish.engine.core.actions import (
 )
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, melee_weapon
-from skirmish.engine.damage import saves_of
+from skirmish.engine.effects.damage import saves_of
+from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
-from skirmish.engine.shooting import WEAK_TO, ShotSpec, shot_scores, shot_specs
+from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 
@@ -255,18 +255,20 @@ def shot_options(game: Game, model: str | ModelState) -> list[ShotSpec]:
 # `skirmish.bots` out of them). Each is the step's function itself, not a rewrite.
 
 from skirmish.engine import abilities as _abilities  # noqa: E402
-from skirmish.engine import charges as _charges  # noqa: E402
-from skirmish.engine import end_phase as _end_phase  # noqa: E402
-from skirmish.engine import movement as _movement  # noqa: E402
-from skirmish.engine import shooting as _shooting  # noqa: E402
+from skirmish.engine.core.state import abilities_of  # noqa: E402
+from skirmish.engine.effects import moving as _moving  # noqa: E402
+from skirmish.engine.steps import charges as _charges  # noqa: E402
+from skirmish.engine.steps import end_phase as _end_phase  # noqa: E402
+from skirmish.engine.steps import movement as _movement  # noqa: E402
+from skirmish.engine.steps import shooting as _shooting  # noqa: E402
 
 can_move = _movement.can_move
 """R-M2/R-M3/R-M4: the model may make a standard move now."""
 move_options = _movement.model_moves
 """The engine's candidate moves for one model (toward `goals`, default: nearest enemy and cover)."""
-move_goals = _movement.default_goals
+move_goals = _moving.default_goals
 """The points `move_options` heads for by default: beside the nearest enemy, the nearest cover."""
-flies = _movement.flies
+flies = _moving.flies
 """The model flies this move (R-B4): a flyer, or a model gliding this turn."""
 cover_options = _movement.cover_candidates
 """The player's legal `TakeCover` actions (R-M4)."""
@@ -274,8 +276,6 @@ shot_actions = _shooting.candidates
 """The player's legal `Shoot` actions (R-C1)."""
 ability_actions = _abilities.candidates
 """The player's legal `UseAbility` actions now (R-P4)."""
-abilities_of = _abilities.abilities_of
-"""A model's abilities from its armoury."""
 ability_reach = _abilities.reach
 """How far an ability reaches, in inches."""
 can_charge = _charges.can_charge
