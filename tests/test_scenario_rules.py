@@ -26,10 +26,10 @@ from skirmish.data.errors import DataError
 from skirmish.data.scenario import Victory
 from skirmish.engine.actions import Decline, EndStep, Move, React, Shoot, UseAbility
 from skirmish.engine.damage import inflict
-from skirmish.engine.duel.rules import DuelRules
 from skirmish.engine.game import Game
+from skirmish.engine.scenarios.duel.rules import DuelRules
+from skirmish.engine.scenarios.specials import EscortRules, ScenarioSpecials
 from skirmish.engine.shooting import shot_scores, shot_specs
-from skirmish.engine.special_rules import EscortRules, ScenarioSpecials
 
 SCENARIOS = [p.stem for p in shipped("scenarios")]
 MAX_TURNS = 4

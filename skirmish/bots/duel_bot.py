@@ -21,10 +21,10 @@ import numpy as np
 
 from skirmish.engine import movement
 from skirmish.engine.actions import Action, Attack, Build, Decline, Defend, EndStep, Move, UseAbility
-from skirmish.engine.duel import exchange
-from skirmish.engine.duel.pieces import Piece, format_build, parse_piece
-from skirmish.engine.duel.templates import arms, realise
 from skirmish.engine.game import Game
+from skirmish.engine.scenarios.duel import exchange
+from skirmish.engine.scenarios.duel.pieces import Piece, format_build, parse_piece
+from skirmish.engine.scenarios.duel.templates import arms, realise
 from skirmish.engine.state import ModelState
 from skirmish.rules.dice import Dice, derive_seed
 

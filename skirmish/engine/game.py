@@ -25,13 +25,14 @@ from skirmish.data.loader import troupe_armoury
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, scenario_rules, shooting
+from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, shooting
 from skirmish.engine.actions import Action, EndStep
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.inputs import resolve_game_inputs
 from skirmish.engine.log import Event
 from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
+from skirmish.engine.scenarios import rules_for
 from skirmish.engine.skips import note_skip
 from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
@@ -105,7 +106,7 @@ class Game:
         self.state = self._build_state(bots)
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
-        self.rules = scenario_rules.for_scenario(self)
+        self.rules = rules_for(self)
         # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
         ext = self.rules.extensions()
         self._turn = self.rules.turn_steps()

@@ -39,7 +39,7 @@ import shapely
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader, side_index
+from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader, side_index
 from skirmish.engine.state import ModelState
 
 EFFECTS = (

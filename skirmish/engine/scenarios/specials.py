@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
-from skirmish.engine.scenario_rules import ScenarioRules
+from skirmish.engine.scenarios.base import ScenarioRules
 from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
@@ -335,11 +335,11 @@ def rules_for(game: Game) -> ScenarioRules:
     if victory == "escort":
         return EscortRules(game)
     if victory == "duel":
-        from skirmish.engine.duel.rules import DuelRules as TechniqueDuel
+        from skirmish.engine.scenarios.duel.rules import DuelRules as TechniqueDuel
 
         return TechniqueDuel(game)
     if victory == "pursuit":
-        from skirmish.engine.scenarios_pursuit import PursuitRules
+        from skirmish.engine.scenarios.pursuit.rules import PursuitRules
 
         return PursuitRules(game)
     return ScenarioSpecials(game)

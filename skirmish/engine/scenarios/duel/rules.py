@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING, Any
 from skirmish.data.errors import DataError, Problem
 from skirmish.engine import end_phase, movement
 from skirmish.engine.actions import Action, Attack, Build, Decline, Defend
-from skirmish.engine.duel import exchange
-from skirmish.engine.duel.pieces import (
+from skirmish.engine.errors import IllegalAction
+from skirmish.engine.phases import DUEL_TURN, StepSpec
+from skirmish.engine.scenarios.duel import exchange
+from skirmish.engine.scenarios.duel.pieces import (
     ELEMENTS,
     NAMES,
     SIZE_WORD,
@@ -39,10 +41,8 @@ from skirmish.engine.duel.pieces import (
     special_of,
     technique_words,
 )
-from skirmish.engine.duel.templates import candidate_texts
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.phases import DUEL_TURN, StepSpec
-from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader
+from skirmish.engine.scenarios.duel.templates import candidate_texts
+from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader
 from skirmish.engine.state import ModelState, Pending
 
 if TYPE_CHECKING:

@@ -1,0 +1,1 @@
+"""The Pursuit (R-X3)."""
