@@ -22,7 +22,7 @@ from skirmish.engine.damage import inflict
 from skirmish.engine.deploy import free_spot
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, parse_replay, verify
-from skirmish.engine.scenarios.pursuit.rules import PursuitRules, parse_config
+from skirmish.engine.scenarios import PursuitRules, parse_config
 from skirmish.rules.dice import Dice
 
 HEROES = ["p0.aang", "p0.katara", "p0.sokka", "p0.appa"]

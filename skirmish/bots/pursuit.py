@@ -26,7 +26,7 @@ from skirmish.bots.heuristic import HeuristicBot
 from skirmish.engine import abilities, movement
 from skirmish.engine.actions import Action, Shoot, TakeCover, UseAbility
 from skirmish.engine.game import Game
-from skirmish.engine.scenarios.pursuit.rules import PursuitRules
+from skirmish.engine.scenarios import PursuitRules
 from skirmish.engine.state import ModelState
 
 AVATAR = "avatar"

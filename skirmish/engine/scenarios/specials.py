@@ -1,13 +1,8 @@
-"""Scenario-specific rules, chosen by the scenario's `victory` and `special` keys (R-T4, R-X1..R-X3).
+"""What every scenario gets: typed reading of its `special` keys, and the Day of Black Sun's eclipse.
 
-`rules_for(game)` picks one `ScenarioRules` subclass per game:
-
-- every scenario gets `ScenarioSpecials`, which adds the Day of Black Sun's eclipse whenever the
-  scenario names a `no_bending_element` (so an eclipse can darken any scenario);
-- victory `escort`: `EscortRules` (the escorted model leaves by an edge, or is KO'd);
-- victory `duel`: `DuelRules` (R-X1/R-X2 are in the engine; this adds the last-Avatar-standing
-  victory and the `hp_fraction` tiebreak);
-- victory `pursuit`: `PursuitRules` in `scenarios_pursuit` (R-X3).
+`SpecialReader` collects every problem in a scenario's `special` table before raising one
+`DataError` naming the file and the key; `ScenarioSpecials` is the base of every shipped victory
+kind (`registry.VICTORY`), so an eclipse (`no_bending_element`) can darken any scenario.
 
 The rule objects hold only configuration read from the scenario. Everything that changes during a
 game lives in `game.state.extra`, so it is hashed, snapshotted, undone and replayed with the rest
@@ -16,7 +11,6 @@ of the state.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
@@ -27,9 +21,6 @@ if TYPE_CHECKING:
     from skirmish.engine.game import Game
 
 ELEMENTS = ("air", "water", "earth", "fire")
-EDGES = ("north", "south", "east", "west")
-EDGE_TOUCH = 0.05
-"""Inches of slack for a base 'touching' a table edge (paths keep bases just on the table)."""
 
 
 # ----------------------------------------------------------------- reading `special`
@@ -127,20 +118,6 @@ def side_index(game: Game, name: str, reader: SpecialReader, key: str) -> int:
     return 0
 
 
-def touches_edge(game: Game, m: ModelState, edge: str) -> bool:
-    """Whether the model's base touches the named table edge (north is y = board height)."""
-    x, y = (float(v) for v in game.state.xy[m.index])
-    r = float(game.state.radii[m.index])
-    w, h = game.scenario.board.width, game.scenario.board.height
-    if edge == "north":
-        return y + r >= h - EDGE_TOUCH
-    if edge == "south":
-        return y - r <= EDGE_TOUCH
-    if edge == "east":
-        return x + r >= w - EDGE_TOUCH
-    return x - r <= EDGE_TOUCH
-
-
 # ----------------------------------------------------------------- every scenario: the eclipse
 class ScenarioSpecials(ScenarioRules):
     """The default rules plus the Day of Black Sun's eclipse, for any scenario naming one.
@@ -190,156 +167,3 @@ class ScenarioSpecials(ScenarioRules):
                 )
             elif t - 1 in self.eclipse_turns and t not in self.eclipse_turns:
                 self.game.emit("eclipse", f"The eclipse ends: {self.eclipse_element}bending returns")
-
-
-# ----------------------------------------------------------------- escort
-class EscortRules(ScenarioSpecials):
-    """Victory `escort`: the escorted model leaving by the exit edge wins for its side at once; the
-    model KO'd, or the turn limit passing without an exit, wins for the other side.
-
-    Special keys: `escort_model` (profile name), `escort_side` (side name), `exit_edge`. The exit is
-    checked whenever a step begins, i.e. after every move, charge and advance. Battle Points are
-    kept for the record only.
-    """
-
-    def read(self, reader: SpecialReader) -> None:
-        g = self.game
-        self.model_name = reader.get_str("escort_model")
-        side = reader.get_str("escort_side")
-        self.edge = reader.get_str("exit_edge", choices=EDGES)
-        self.player = side_index(g, side, reader, "escort_side")
-        found = [m for m in g.player_models(self.player) if m.profile.name == self.model_name]
-        if not found and not reader.problems:
-            reader.problem("escort_model", f"side `{side}`'s troupe has no model `{self.model_name}`")
-        self.escort_id = found[0].id if found else ""
-
-    def status(self) -> str:
-        m = self.escort
-        state = (
-            "escaped"
-            if self.game.state.extra.get("escort", {}).get("outcome") == "exited"
-            else ("KO'd" if not m.active else f"must leave by the {self.edge} edge")
-        )
-        return f"Escort: {m.name} {state}"
-
-    def hints(self, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
-        g = self.game
-        m = self.escort
-        if not m.active:
-            return {}, set()
-        x, y = (float(v) for v in g.state.xy[m.index])
-        w, h = g.scenario.board.width, g.scenario.board.height
-        r = float(g.state.radii[m.index]) + 1e-6  # the base touching the edge, still on the table
-        exit_point = {"north": (x, h - r), "south": (x, r), "west": (r, y), "east": (w - r, y)}[self.edge]
-        if g.state.players[player].team == self.escort_team:
-            return {m.id: exit_point}, set()
-        hunters = [o for o in g.player_models(player) if o.active]
-        return {o.id: (x, y) for o in hunters}, {m.id}
-
-    @property
-    def escort(self) -> ModelState:
-        return self.game.model(self.escort_id)
-
-    @property
-    def escort_team(self) -> int:
-        return self.game.state.players[self.player].team
-
-    def _other_team(self) -> int | None:
-        others = sorted({p.team for p in self.game.state.players if p.team != self.escort_team})
-        return others[0] if others else None
-
-    def _decide(self) -> str:
-        """Record the outcome if the escort has left or fallen; the reason, or ''."""
-        g, m = self.game, self.escort
-        st = g.state.extra.setdefault("escort", {"outcome": "", "why": ""})
-        if st["outcome"]:
-            return str(st["why"])
-        if m.active and touches_edge(g, m, self.edge):
-            st.update(outcome="exited", why=f"{m.name} escaped by the {self.edge} edge")
-        elif not m.active:
-            st.update(outcome="ko", why=f"{m.name} was KO'd before escaping")
-        elif not any(o.active and g.team(o) != self.escort_team for o in g.state.models):
-            st.update(outcome="clear", why=f"no enemy is left to stop {m.name} reaching the {self.edge} edge")
-        else:
-            return ""
-        g.emit("escort", str(st["why"]), (m.id,))
-        return str(st["why"])
-
-    def on_step(self, step: str) -> None:
-        super().on_step(step)
-        if step != "deploy" and not self.game.over:
-            why = self._decide()
-            if why:
-                self.game.finish(why)
-
-    def check_end(self) -> str:
-        return self._decide()
-
-    def winner(self) -> tuple[int | None, str]:
-        st = self.game.state.extra.get("escort", {})
-        outcome, why = st.get("outcome", ""), st.get("why", "")
-        if outcome in ("exited", "clear"):
-            return self.escort_team, why
-        if outcome == "ko":
-            return self._other_team(), why
-        return self._other_team(), f"{self.escort.name} did not escape by the {self.edge} edge in time"
-
-
-# ----------------------------------------------------------------- the Avatar Duel
-class DuelRules(ScenarioSpecials):
-    """Victory `duel` (R-X1, R-X2): the Avatar who KOs the other wins at once — the last Avatar
-    standing is the true Avatar; at the turn limit the larger fraction of HP left wins
-    (`duel_tiebreak = "hp_fraction"`), equal fractions are a draw.
-
-    The weakness cycle and the reactions are resolved by the engine (`shooting`, `abilities`); the
-    check happens when a step begins, so a model KO'd in the shooting step still fires back first
-    (R-C2 simultaneous fire), and two Avatars falling together is a draw.
-    """
-
-    def read(self, reader: SpecialReader) -> None:
-        self.tiebreak = reader.get_str("duel_tiebreak", "hp_fraction", choices=("hp_fraction",))
-
-    def on_step(self, step: str) -> None:
-        super().on_step(step)
-        g = self.game
-        if step != "deploy" and not g.over and len(g.teams_on_table()) <= 1:
-            g.finish("an Avatar has fallen" if g.teams_on_table() else "both Avatars have fallen")
-
-    def hp_fraction(self, team: int) -> Fraction:
-        ms = [m for m in self.game.state.models if self.game.team(m) == team]
-        total = sum(m.profile.hp for m in ms)
-        left = sum(m.hp for m in ms if m.active)
-        return Fraction(left, total) if total else Fraction(0)
-
-    def winner(self) -> tuple[int | None, str]:
-        g = self.game
-        left = g.teams_on_table()
-        if len(left) == 1:
-            return left[0], "the last Avatar standing is the true Avatar"
-        if not left:
-            return None, "both Avatars fell together"
-        fr = {t: self.hp_fraction(t) for t in sorted({p.team for p in g.state.players})}
-        best = max(fr.values())
-        top = [t for t, v in fr.items() if v == best]
-        text = ", ".join(f"{self._team_name(t)} {float(v):.0%}" for t, v in fr.items())
-        if len(top) == 1:
-            return top[0], f"more of its HP left ({text})"
-        return None, f"equal fractions of HP left ({text})"
-
-    def _team_name(self, team: int) -> str:
-        return "/".join(p.name for p in self.game.state.players if p.team == team)
-
-
-def rules_for(game: Game) -> ScenarioRules:
-    victory = game.scenario.victory.value
-    if victory == "escort":
-        return EscortRules(game)
-    if victory == "duel":
-        from skirmish.engine.scenarios.duel.rules import DuelRules as TechniqueDuel
-
-        return TechniqueDuel(game)
-    if victory == "pursuit":
-        from skirmish.engine.scenarios.pursuit.rules import PursuitRules
-
-        return PursuitRules(game)
-    return ScenarioSpecials(game)

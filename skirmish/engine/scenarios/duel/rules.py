@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
-from skirmish.engine import end_phase, movement
+from skirmish.engine import abilities, end_phase, movement
 from skirmish.engine.actions import Action, Attack, Build, Decline, Defend
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.phases import DUEL_TURN, StepSpec
@@ -438,8 +438,6 @@ class DuelRules(ScenarioSpecials):
     def _do_decline(self, game: Game, action: Decline) -> None:
         p = game.state.pending
         if p is None or p.kind not in ("duel_call", "duel_defend"):
-            from skirmish.engine import abilities
-
             abilities.do_decline(game, action)
             return
         m = game.model(p.model)
