@@ -18,7 +18,7 @@ from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.data.errors import DataError
-from skirmish.engine.actions import Attack, Build, Decline, Defend, UseAbility
+from skirmish.engine.core.actions import Attack, Build, Decline, Defend, UseAbility
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, load_replay_text, verify
 from skirmish.engine.scenarios.duel import exchange

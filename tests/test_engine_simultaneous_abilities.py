@@ -11,7 +11,7 @@ from helpers_engine import (
     troupe,
 )
 
-from skirmish.engine.actions import Shoot, UseAbility
+from skirmish.engine.core.actions import Shoot, UseAbility
 from skirmish.engine.game import Game
 
 

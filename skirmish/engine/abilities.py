@@ -17,10 +17,10 @@ from skirmish.battlefield.measure import CONTACT
 from skirmish.battlefield.physics import push
 from skirmish.data.armoury import Ability
 from skirmish.data.scenario import Cover, Terrain
-from skirmish.engine.actions import Action, Decline, React, UseAbility
+from skirmish.engine.core.actions import Action, Decline, React, UseAbility
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending, abilities_of
 from skirmish.engine.damage import heal, inflict
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState, Pending, abilities_of
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

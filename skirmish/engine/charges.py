@@ -8,11 +8,11 @@ import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
-from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.movement import beside, flies, place
 from skirmish.engine.shooting import finds_hidden
-from skirmish.engine.state import ModelState, Pending
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.state import ModelState
 from skirmish.rules.combat import HitResult, apply_hit
 
 if TYPE_CHECKING:

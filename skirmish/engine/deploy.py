@@ -9,9 +9,9 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from skirmish.battlefield.measure import CONTACT
-from skirmish.engine.actions import Action, Deploy
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.actions import Action, Deploy
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

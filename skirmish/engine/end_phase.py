@@ -9,10 +9,10 @@ import shapely
 
 from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
-from skirmish.engine.actions import Action, Advance, Disengage
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, Advance, Disengage
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.movement import DIRECTIONS, default_goals, flies, name_models, place
-from skirmish.engine.state import ModelState, abilities_of
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

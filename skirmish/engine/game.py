@@ -26,15 +26,15 @@ from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
 from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, shooting
-from skirmish.engine.actions import Action, EndStep
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, EndStep
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.log import Event
+from skirmish.engine.core.names import display_names
+from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.engine.inputs import resolve_game_inputs
-from skirmish.engine.log import Event
-from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
 from skirmish.engine.scenarios import rules_for
 from skirmish.engine.skips import note_skip
-from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
 
 STEP_RULE = {

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.battlefield.measure import CONTACT
+from skirmish.engine.core.log import score_data
+from skirmish.engine.core.state import ModelState, melee_weapon
 from skirmish.engine.damage import inflict
-from skirmish.engine.log import score_data
 from skirmish.engine.shooting import remove_casualties as _remove
-from skirmish.engine.state import ModelState, melee_weapon
 from skirmish.rules.combat import combat_score, melee_exchanges
 from skirmish.rules.modifiers import Modifier, Score
 

@@ -10,9 +10,9 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.paths import check_path, check_straight_moves, move_toward
-from skirmish.engine.actions import Action, Move, TakeCover
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.actions import Action, Move, TakeCover
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

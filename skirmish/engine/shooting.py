@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skirmish.engine.actions import Action, Shoot
+from skirmish.engine.core.actions import Action, Shoot
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.log import score_data
+from skirmish.engine.core.state import ModelState, abilities_of, ranged_weapons
 from skirmish.engine.damage import inflict
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.log import score_data
-from skirmish.engine.state import ModelState, abilities_of, ranged_weapons
 from skirmish.rules.combat import dodge_score, perception_test, resolve_shot, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
 

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
+    from skirmish.engine.core.log import Event
+    from skirmish.engine.core.state import ModelState
     from skirmish.engine.game import Game
-    from skirmish.engine.log import Event
     from skirmish.engine.shooting import ShotSpec
-    from skirmish.engine.state import ModelState
 
 ARROW = "=>"
 """The default UI font (pygame's freesansbold) has no → glyph: an ASCII arrow reads everywhere."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader, side_index
-from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

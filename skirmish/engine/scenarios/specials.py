@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.base import ScenarioRules
-from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

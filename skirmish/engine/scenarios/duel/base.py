@@ -9,11 +9,11 @@ from typing import Any
 
 from skirmish.data.errors import DataError, Problem
 from skirmish.engine import movement
-from skirmish.engine.actions import Attack
+from skirmish.engine.core.actions import Attack
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.duel import exchange
 from skirmish.engine.scenarios.duel.pieces import ELEMENTS, Piece, parse_piece
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader
-from skirmish.engine.state import ModelState
 
 DEFAULT_PAIRS = ["water:fire", "fire:water", "air:earth", "earth:air"]
 ENDURANCE = [1, 2, 3]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.engine import movement
-from skirmish.engine.actions import Action, Build
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, Build
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import NAMES, BuildError, Piece, check_build, parse_build
 from skirmish.engine.scenarios.duel.templates import candidate_texts
-from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

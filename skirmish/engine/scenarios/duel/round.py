@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.engine import abilities
-from skirmish.engine.actions import Action, Attack, Decline, Defend
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, Attack, Decline, Defend
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.scenarios.duel import exchange
 from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import SPECIAL_TEXT, technique_words
-from skirmish.engine.state import ModelState, Pending
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from skirmish.data.errors import DataError
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.config import KEY, Objective
 from skirmish.engine.scenarios.pursuit.parse import parse_config
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader, side_index
-from skirmish.engine.state import ModelState
 
 
 class PursuitBase(ScenarioSpecials):

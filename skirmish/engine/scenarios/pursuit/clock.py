@@ -5,9 +5,9 @@ they cause does not trigger them again and they cannot loop.
 
 from __future__ import annotations
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.base import PursuitBase
 from skirmish.engine.scenarios.pursuit.config import AdversaryAbility
-from skirmish.engine.state import ModelState
 
 
 class PursuitClock(PursuitBase):

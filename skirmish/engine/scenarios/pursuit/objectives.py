@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import shapely
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.clock import PursuitClock
 from skirmish.engine.scenarios.pursuit.config import title_of
-from skirmish.engine.state import ModelState
 
 
 class PursuitObjectives(PursuitClock):

@@ -31,9 +31,9 @@ set its `deck` (card indices, top first) or its `stack` (model ids, top first) t
 
 from __future__ import annotations
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.objectives import PursuitObjectives
 from skirmish.engine.scenarios.pursuit.stack import PursuitStack
-from skirmish.engine.state import ModelState
 
 
 class PursuitRules(PursuitStack, PursuitObjectives):
