@@ -25,7 +25,7 @@ from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Victory
 from skirmish.engine.core.actions import Decline, EndStep, Move, React, Shoot, UseAbility
-from skirmish.engine.damage import inflict
+from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios import VICTORY, DuelRules, EscortRules, PursuitRules, ScenarioSpecials
 from skirmish.engine.shooting import shot_scores, shot_specs

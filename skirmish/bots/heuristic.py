@@ -172,7 +172,7 @@ class HeuristicBot:
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
-        from skirmish.engine.damage import saves_of
+        from skirmish.engine.effects.damage import saves_of
         from skirmish.rules.odds import unsaved_probability
 
         armour, shield = saves_of(game, m)

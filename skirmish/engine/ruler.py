@@ -19,7 +19,7 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length
 from skirmish.engine.core.state import ModelState
-from skirmish.engine.movement import move_budget
+from skirmish.engine.effects.moving import move_budget
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -1540,7 +1540,7 @@ class BattleScene(Scene):
         return None
 
     def odds_lines(self) -> list[str]:
-        from skirmish.engine.damage import saves_of
+        from skirmish.engine.effects.damage import saves_of
         from skirmish.engine.melee import melee_score
         from skirmish.rules.odds import melee_odds, shot_odds
 

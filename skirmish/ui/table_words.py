@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
     from skirmish.engine.core.log import Event
     from skirmish.engine.core.state import ModelState
+    from skirmish.engine.effects.shots import ShotSpec
     from skirmish.engine.game import Game
-    from skirmish.engine.shooting import ShotSpec
 
 ARROW = "=>"
 """The default UI font (pygame's freesansbold) has no → glyph: an ASCII arrow reads everywhere."""

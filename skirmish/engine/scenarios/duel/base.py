@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from skirmish.data.errors import DataError, Problem
-from skirmish.engine import movement
 from skirmish.engine.core.actions import Attack
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects import moving
 from skirmish.engine.scenarios.duel import exchange
 from skirmish.engine.scenarios.duel.pieces import ELEMENTS, Piece, parse_piece
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader
@@ -97,7 +97,7 @@ class DuelBase(ScenarioSpecials):
     def may_unground(self, m: ModelState) -> bool:
         """Ungrounded pieces need an airborne Avatar (a flyer, or one that glided this turn) or one
         standing on higher ground (terrain above the table)."""
-        return movement.airborne(m) or self.game.height(m) > 0
+        return moving.airborne(m) or self.game.height(m) > 0
 
     def techniques(self, m: ModelState) -> list[dict[str, Any]]:
         return self.st["tech"].get(m.id, [])  # type: ignore[no-any-return]
@@ -169,7 +169,7 @@ class DuelBase(ScenarioSpecials):
             "history": [dict(x) for x in st["history"]],
             "attack_range": self.attack_range,
             "may_unground": {m.id: self.may_unground(m) for m in self.game.state.models if m.active},
-            "airborne": {m.id: movement.airborne(m) for m in self.game.state.models if m.active},
+            "airborne": {m.id: moving.airborne(m) for m in self.game.state.models if m.active},
             "switches": {
                 "weakness_cycle": self.setting.weakness,
                 "weak_to": [list(x) for x in self.setting.weak_to],

@@ -10,6 +10,7 @@ from skirmish.engine import movement
 from skirmish.engine.core.actions import Action, Build
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects import moving
 from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import NAMES, BuildError, Piece, check_build, parse_build
 from skirmish.engine.scenarios.duel.templates import candidate_texts
@@ -44,7 +45,7 @@ class DuelBuild(DuelBase):
             may_unground=self.may_unground(m),
             native=self.native(m),
             banned=self._banned(),
-            airborne=movement.airborne(m),
+            airborne=moving.airborne(m),
         )
         return [Build(m.id, t) for t in texts]
 
@@ -56,7 +57,7 @@ class DuelBuild(DuelBase):
                 may_unground=self.may_unground(m),
                 specials=self.setting.specials,
                 native=self.native(m),
-                airborne=movement.airborne(m),
+                airborne=moving.airborne(m),
             )
         except BuildError as exc:
             raise IllegalAction("R-X2", f"{m.name}'s build: {exc}") from None

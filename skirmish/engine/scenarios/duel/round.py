@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action, Attack, Decline, Defend
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, Pending
@@ -150,9 +149,7 @@ class DuelRound(DuelBase):
 
     def _do_decline(self, game: Game, action: Decline) -> None:
         p = game.state.pending
-        if p is None or p.kind not in ("duel_call", "duel_defend"):
-            abilities.do_decline(game, action)
-            return
+        assert p is not None and p.kind in ("duel_call", "duel_defend")
         m = game.model(p.model)
         game.state.pending = None
         if p.kind == "duel_defend":

@@ -47,8 +47,8 @@ class DuelRules(DuelBuild, DuelRound):
                 "Build": self._do_build,
                 "Attack": self._do_attack,
                 "Defend": self._do_defend,
-                "Decline": self._do_decline,
             },
+            "decline": {"duel_call": self._do_decline, "duel_defend": self._do_decline},
             "pending": {"duel_call": self._call_actions, "duel_defend": self._defend_actions},
         }
 
