@@ -29,7 +29,7 @@ from skirmish.engine.core.state import ModelState, melee_weapon
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
+from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 

@@ -23,7 +23,7 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
 from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
-from skirmish.engine import abilities, charges, end_phase, movement, ruler, shooting
+from skirmish.engine import abilities, ruler
 from skirmish.engine.core.actions import (
     Action,
     Advance,
@@ -44,6 +44,7 @@ from skirmish.engine.core.actions import (
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.phases import SPECS
+from skirmish.engine.steps import charges, end_phase, movement, shooting
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
@@ -1541,7 +1542,7 @@ class BattleScene(Scene):
 
     def odds_lines(self) -> list[str]:
         from skirmish.engine.effects.damage import saves_of
-        from skirmish.engine.melee import melee_score
+        from skirmish.engine.steps.melee import melee_score
         from skirmish.rules.odds import melee_odds, shot_odds
 
         g = self.game

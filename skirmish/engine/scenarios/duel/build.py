@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine import movement
 from skirmish.engine.core.actions import Action, Build
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
@@ -14,6 +13,7 @@ from skirmish.engine.effects import moving
 from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import NAMES, BuildError, Piece, check_build, parse_build
 from skirmish.engine.scenarios.duel.templates import candidate_texts
+from skirmish.engine.steps import movement
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish.engine import end_phase
 from skirmish.engine.phases import DUEL_TURN, StepSpec
 from skirmish.engine.scenarios.duel.build import DuelBuild
 from skirmish.engine.scenarios.duel.round import DuelRound
+from skirmish.engine.steps import end_phase
 
 
 class DuelRules(DuelBuild, DuelRound):
