@@ -27,7 +27,7 @@ from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action, Shoot, TakeCover, UseAbility
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.engine.scenarios import PursuitRules
 from skirmish.engine.steps import movement
 
 AVATAR = "avatar"

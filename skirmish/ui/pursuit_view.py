@@ -16,7 +16,7 @@ import pygame
 
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.engine.scenarios import PursuitRules
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 
