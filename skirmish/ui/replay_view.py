@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
     from skirmish.engine.replay import Replay
     from skirmish.engine.state import GameState
-    from skirmish.ui.app import App
+    from skirmish.ui.scene import Host
 
 RATES = (1.0, 2.0, 5.0, 10.0, 30.0)
 """Actions per second when playing."""
@@ -51,7 +51,7 @@ class Frame:
 class ReplayScene(Scene):
     name = "replay"
 
-    def __init__(self, app: App, replay: Replay) -> None:
+    def __init__(self, app: Host, replay: Replay) -> None:
         super().__init__(app)
         self.replay = replay
         self.sim = replay.new_game(record_log=True)
@@ -234,10 +234,7 @@ class ReplayScene(Scene):
             elif k in (pygame.K_ESCAPE, pygame.K_q):
                 if self.whatif is not None:
                     self.whatif.cancel()  # a batch still running stops at its next ending
-                if len(self.app.stack) > 1:
-                    self.app.pop()
-                else:
-                    self.app.quit()
+                self.app.pop()  # the last scene popped closes the window
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == 1:
                 if click_buttons(self.buttons, event.pos):
