@@ -10,30 +10,29 @@ the host (`scene.Host`), never by importing them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
 import shapely
 
 from skirmish.data.errors import DataError
-from skirmish.engine.actions import Decline, UseAbility
+from skirmish.engine.actions import Decline
 from skirmish.ui import theme
-from skirmish.ui.battle import keys, overlays
+from skirmish.ui.battle import keys, overlays, pointer, tools
 from skirmish.ui.battle.banner import BannerView
-from skirmish.ui.battle.modes import IdleMode, MenuMode, Mode, PlaceMode, TargetMode, by_name
+from skirmish.ui.battle.modes import IdleMode, MenuMode, Mode, by_name
 from skirmish.ui.battle.sight import SightOverlay
 from skirmish.ui.battle.toast_view import ToastView
-from skirmish.ui.control.battle import SPEEDS, BattleControl, round_pt
-from skirmish.ui.control.menu_items import HOW_WORDS
+from skirmish.ui.control.battle import SPEEDS, BattleControl
 from skirmish.ui.control.offers import offers
 from skirmish.ui.duel_view import DUEL_PANEL_H, DuelPanel
 from skirmish.ui.handover import draw_card
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.pursuit_view import draw_pursuit_panel
 from skirmish.ui.render import ModelMarks, StaticLayer, draw_models
-from skirmish.ui.scene import Button, Scene, click_buttons, draw_help
+from skirmish.ui.scene import Button, Scene, draw_help
 from skirmish.ui.view import BoardView
 
 if TYPE_CHECKING:
@@ -42,29 +41,6 @@ if TYPE_CHECKING:
     from skirmish.engine.actions import Action
     from skirmish.engine.queries import ModelState, ShotSpec
     from skirmish.ui.scene import Host
-
-CLICK_SLOP_PX = 6
-"""A press and release closer than this (pixels) is a click, not a drag."""
-ESC_TWICE_SECONDS = 3.0
-
-
-class Drag:
-    """The pointer's drag in progress: a path leg, a deployment, the ruler or a pan."""
-
-    def __init__(self) -> None:
-        self.kind = ""
-        self.start_px: tuple[int, int] = (0, 0)
-        self.live: tuple[float, float] | None = None
-
-    @property
-    def active(self) -> bool:
-        return bool(self.kind)
-
-    def start(self, kind: str, pos: tuple[int, int], live: tuple[float, float] | None) -> None:
-        self.kind, self.start_px, self.live = kind, pos, live
-
-    def moved(self, pos: tuple[int, int]) -> float:
-        return math.hypot(pos[0] - self.start_px[0], pos[1] - self.start_px[1])
 
 
 class BattleScene(Scene):
@@ -95,7 +71,7 @@ class BattleScene(Scene):
         self.sight = SightOverlay()
         self.toasts = ToastView()
         self.legend = overlays.Legend()
-        self.drag = Drag()
+        self.drag = pointer.Drag()
         self._mode: Mode = IdleMode()
         self.hovered: str | None = None
         self.ruler: tuple[tuple[float, float], tuple[float, float]] | None = None
@@ -118,11 +94,11 @@ class BattleScene(Scene):
     def run(self, command: str, arg: int = 0) -> None:
         """Run a command of the key table or a banner button (`arg`: the key, or the choice)."""
         if command == "choose":
-            self.choose_menu(arg)
+            tools.choose_menu(self, arg)
         elif command == "choose_key":
-            self.choose_menu(arg - pygame.K_1)
+            tools.choose_menu(self, arg - pygame.K_1)
         elif command == "pan":
-            self._pan_key(arg)
+            tools.pan_key(self, arg)
         else:
             self.commands[command]()
 
@@ -138,25 +114,25 @@ class BattleScene(Scene):
             "end_step": c.end_step,
             "commit_path": c.commit_path,
             "take_cover": c.take_cover,
-            "shoot": lambda: self.start_target("shoot"),
-            "charge": lambda: self.start_target("charge"),
+            "shoot": partial(tools.start_target, self, "shoot"),
+            "charge": partial(tools.start_target, self, "charge"),
             "next_weapon": c.next_weapon,
             "abilities": self.open_ability_menu,
-            "drop_leg": self.drop_leg,
+            "drop_leg": partial(tools.drop_leg, self),
             "decline": lambda: self.apply(Decline()),
-            "cancel": self.cancel,
-            "esc_leave": self.esc_leave,
+            "cancel": partial(tools.cancel, self),
+            "esc_leave": partial(tools.esc_leave, self),
             "leave": self.leave,
-            "sight": self.toggle_sight,
-            "odds": self.toggle_odds,
-            "ruler": self.toggle_ruler,
+            "sight": partial(tools.toggle_sight, self),
+            "odds": partial(tools.toggle_odds, self),
+            "ruler": partial(tools.toggle_ruler, self),
             "cycle": c.cycle_selection,
             "fit": lambda: self.view.fit(tuple(self.board_rect)),
-            "legend": self.toggle_legend,
+            "legend": partial(tools.toggle_legend, self),
             "save": c.save,
             "load": self.load,
             "screenshot": self.screenshot,
-            "help": self.open_help,
+            "help": partial(tools.open_help, self),
         }
 
     # ------------------------------------------------------------- the controller's state, as the scene's
@@ -252,6 +228,15 @@ class BattleScene(Scene):
     def check_path(self, m: ModelState, kind: type[Action], pts: list[tuple[float, float]]) -> str | None:
         return self.control.check_path(m, kind, pts)
 
+    def model_at(self, px: float, py: float) -> ModelState | None:
+        return pointer.model_at(self, px, py)
+
+    def near_path_end(self, pos: tuple[int, int]) -> bool:
+        return pointer.near_path_end(self, pos)
+
+    def open_ability_menu(self) -> None:
+        tools.open_ability_menu(self)
+
     def odds_lines(self) -> list[str]:
         return self.control.odds_lines(self.mode, self.hovered) if self._mode.targeting else []
 
@@ -321,114 +306,6 @@ class BattleScene(Scene):
         return True
 
     # ------------------------------------------------------------------ tools
-    def model_at(self, px: float, py: float) -> ModelState | None:
-        bx, by = self.view.to_board(px, py)
-        best: tuple[float, ModelState] | None = None
-        s = self.control.state
-        for m in s.models:
-            if m.removed:
-                continue
-            d = math.hypot(s.xy[m.index, 0] - bx, s.xy[m.index, 1] - by)
-            reach = s.radii[m.index] + 4 / self.view.scale
-            if d <= reach and (best is None or d < best[0]):
-                best = (d, m)
-        return None if best is None else best[1]
-
-    def start_target(self, kind: str) -> None:
-        ctl = self.control
-        m = ctl.selected_model()
-        if m is None or not ctl.own(m):
-            ctl.say("Select one of your models first", bad=True)
-            return
-        self._mode = TargetMode(kind)
-        ctl.path = []
-        self.drag.live = None
-        verb = "shoot at" if kind == "shoot" else "charge"
-        extra = "" if self.game.options.premeasure else " — distances stay hidden until you declare"
-        ctl.say(f"Click an enemy for {m.name} to {verb}{extra}. Esc cancels.")
-
-    def open_ability_menu(self) -> None:
-        if self.control.open_abilities():
-            self._mode = MenuMode()
-
-    def choose_menu(self, k: int) -> None:
-        ctl = self.control
-        items = self.menu_items
-        if not (0 <= k < len(items)):
-            return
-        label, action, extra = items[k]
-        if action is None:
-            ctl.say(f"{label}: {extra}", bad=not extra.startswith(HOW_WORDS))
-            return
-        if extra == "place":
-            assert isinstance(action, UseAbility)
-            self._mode = PlaceMode(action)
-            ctl.choices = None
-            ctl.say("Click the board where it goes (Esc cancels)")
-            return
-        self.apply(action)
-
-    def drop_leg(self) -> None:
-        if len(self.path) > 2:
-            self.path.pop()
-        else:
-            self.path = []
-            self.drag.live = None
-
-    def nothing_to_cancel(self) -> bool:
-        return self.mode == "idle" and not self.path and not self.los_model and self.selected is None
-
-    def cancel(self) -> None:
-        ctl = self.control
-        ctl.message = ""  # a mode change drops the old hint or refusal (UX review 12)
-        if self.mode != "idle" or self.path:
-            self._mode = IdleMode()
-            if ctl.state.pending is None:
-                ctl.choices = None
-            ctl.path = []
-            self.drag.live = None
-            self.ruler = None
-        elif self.los_model:
-            self.los_model = None
-        else:
-            ctl.selected = None
-
-    def esc_leave(self) -> None:
-        if self.control.time - self._esc_at <= ESC_TWICE_SECONDS:
-            self.leave()
-            return
-        self._esc_at = self.control.time
-        self.say("Press Esc again to leave the battle (the game is saved first); Ctrl+Q leaves at once")
-
-    def toggle_sight(self) -> None:
-        target = self.hovered or self.selected
-        self.los_model = None if self.los_model == target else target
-        self.sight.forget()
-
-    def toggle_odds(self) -> None:
-        self.show_odds = not self.show_odds
-        self.say(
-            "Learners' odds " + ("on: hover a target while shooting or charging" if self.show_odds else "off")
-        )
-
-    def toggle_ruler(self) -> None:
-        self._mode = IdleMode() if self.mode == "ruler" else by_name("ruler")
-        self.ruler = None
-        if self.mode == "ruler":
-            self.say("Ruler: drag to measure (base edge to base edge). R again to stop.")
-
-    def toggle_legend(self) -> None:
-        self.show_legend = not self.show_legend
-
-    def open_help(self) -> None:
-        self.show_help = True
-
-    def _pan_key(self, k: int) -> None:
-        d = 40
-        self.view.pan(
-            {pygame.K_LEFT: d, pygame.K_RIGHT: -d}.get(k, 0), {pygame.K_UP: d, pygame.K_DOWN: -d}.get(k, 0)
-        )
-
     # ------------------------------------------------------------- files and other screens (via the host)
     def load(self, path: str | None = None) -> None:
         found = self.control.load(path)
@@ -479,11 +356,11 @@ class BattleScene(Scene):
         if event.type == pygame.KEYDOWN:
             self.key(event)
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            self.mouse_down(event)
+            pointer.mouse_down(self, event)
         elif event.type == pygame.MOUSEBUTTONUP:
-            self.mouse_up(event)
+            pointer.mouse_up(self, event)
         elif event.type == pygame.MOUSEMOTION:
-            self.mouse_move(event)
+            pointer.mouse_move(self, event)
         elif event.type == pygame.MOUSEWHEEL:
             pos = pygame.mouse.get_pos()
             if self.log_panel.rect.collidepoint(pos):
@@ -508,103 +385,13 @@ class BattleScene(Scene):
             return
         ctl = self.control
         when = keys.OVER if self.game.over else keys.TURN if ctl.human_turn() else keys.ALWAYS
-        row = keys.find(k, ctrl, bool(event.mod & pygame.KMOD_SHIFT), when, self._holds)
+        row = keys.find(k, ctrl, bool(event.mod & pygame.KMOD_SHIFT), when, partial(tools.holds, self))
         if row is not None and row.command is not None:
             self.run(row.command, k)
         self.banner.invalidate()
 
-    def _holds(self, guard: str) -> bool:
-        if guard == "nothing_to_cancel":
-            return self.nothing_to_cancel()
-        if guard == "can_cancel":
-            return not self.nothing_to_cancel()
-        if guard == "menu_open":
-            return bool(self.menu_items)
-        if guard == "pending":
-            return self.control.state.pending is not None
-        raise ValueError(f"unknown key guard {guard!r}")
-
     def help_lines(self) -> list[tuple[str, str]]:
         return keys.help_lines()
-
-    def mouse_down(self, event: pygame.event.Event) -> None:
-        pos = event.pos
-        if self.handover is not None:
-            if event.button == 1:
-                self.dismiss_card()
-            return
-        if self.show_help:
-            self.show_help = False
-            return
-        if self.duel is not None and event.button == 1 and self.duel_building() and self.duel.click(pos):
-            return
-        if event.button == 2 or (event.button == 1 and pygame.key.get_mods() & pygame.KMOD_SHIFT):
-            self.drag.start("pan", pos, self.drag.live)
-            return
-        if event.button == 3:
-            m = self.model_at(*pos)
-            self.los_model = None if m is None or self.los_model == m.id else m.id
-            self.sight.forget()
-            return
-        if event.button != 1:
-            return
-        if pos[1] < self.banner_h:
-            click_buttons(self.buttons, pos)
-            return
-        if self.log_panel.rect.collidepoint(pos):
-            i = self.log_panel.event_at(pos)
-            if i is not None:
-                self.log_panel.selected = i
-                self.control.highlight = frozenset(self.game.log[i].models)
-                self.control.highlight_until = self.control.time + 4.0
-            return
-        if not self.board_rect.collidepoint(pos):
-            return
-        self._mode.press(self, pos, self.view.to_board(*pos), self.model_at(*pos))
-
-    def near_path_end(self, pos: tuple[int, int]) -> bool:
-        ex, ey = self.view.to_screen(*self.path[-1])
-        m = self.control.selected_model()
-        r = (self.control.state.radii[m.index] * self.view.scale if m else 6) + 6
-        return math.hypot(ex - pos[0], ey - pos[1]) <= r
-
-    def mouse_move(self, event: pygame.event.Event) -> None:
-        pos = event.pos
-        hov = self.model_at(*pos) if self.board_rect.collidepoint(pos) else None
-        self.hovered = hov.id if hov is not None else None
-        kind = self.drag.kind
-        if kind == "pan":
-            self.view.pan(pos[0] - self.drag.start_px[0], pos[1] - self.drag.start_px[1])
-            self.drag.start_px = pos
-        elif kind in ("leg", "deploy"):
-            self.drag.live = round_pt(self.view.to_board(*pos))
-        elif kind == "ruler" and self.ruler is not None:
-            self.ruler = (self.ruler[0], self.view.to_board(*pos))
-
-    def mouse_up(self, event: pygame.event.Event) -> None:
-        if not self.drag.active or event.button not in (1, 2):
-            return
-        kind, self.drag.kind = self.drag.kind, ""
-        ctl = self.control
-        if kind == "deploy":
-            m = ctl.selected_model()
-            if m is not None and self.drag.live is not None and self.drag.moved(event.pos) > CLICK_SLOP_PX:
-                from skirmish.engine.actions import Deploy
-
-                self.apply(Deploy(m.id, round_pt(self.view.to_board(*event.pos))))
-            self.drag.live = None
-        elif kind == "leg":
-            end = round_pt(self.view.to_board(*event.pos))
-            # A press and release a few pixels apart is a click (selection), never a 0.1" leg.
-            if (
-                ctl.path
-                and self.drag.moved(event.pos) > CLICK_SLOP_PX
-                and math.hypot(end[0] - ctl.path[-1][0], end[1] - ctl.path[-1][1]) > 0.05
-            ):
-                ctl.path.append(end)
-            if len(ctl.path) < 2:
-                ctl.path = []
-            self.drag.live = None
 
     # ------------------------------------------------------------------ update
     def update(self, dt: float) -> None:
