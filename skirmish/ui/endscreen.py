@@ -15,7 +15,7 @@ from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_he
 from skirmish.ui.snapshot import render_game
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
     from skirmish.ui.scene import Host
 
 

@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine import IllegalAction
 from skirmish.ui import theme
 from skirmish.ui.botworker import copy_state
 from skirmish.ui.panels import DIE, LogPanel, ProfileCard, draw_die
 from skirmish.ui.render import (
     ModelMarks,
-    StaticLayer,
     draw_models,
     result_words,
     score_words,
@@ -27,13 +26,14 @@ from skirmish.ui.render import (
     turn_words,
 )
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help
+from skirmish.ui.terrain_art import StaticLayer
 from skirmish.ui.view import BoardView
 from skirmish.ui.whatif_view import DEFAULT_GAMES, WhatIfRunner, draw_whatif, parse_games
 
 if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
+    from skirmish.engine.queries import GameState
     from skirmish.engine.replay import Replay
-    from skirmish.engine.state import GameState
     from skirmish.ui.scene import Host
 
 RATES = (1.0, 2.0, 5.0, 10.0, 30.0)

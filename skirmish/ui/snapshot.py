@@ -18,17 +18,17 @@ from skirmish.ui.render import (
     draw_log_tail,
     draw_models,
     draw_roster,
-    draw_static,
     result_words,
     score_words,
     status_words,
     turn_words,
 )
+from skirmish.ui.terrain_art import draw_static
 from skirmish.ui.theme import TextCache
 from skirmish.ui.view import BoardView
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
 
 
 def render_game(

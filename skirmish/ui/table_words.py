@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
     from skirmish.engine.log import Event
-    from skirmish.engine.shooting import ShotSpec
-    from skirmish.engine.state import ModelState
+    from skirmish.engine.queries import ModelState, ShotSpec
 
 ARROW = "=>"
 """The default UI font (pygame's freesansbold) has no → glyph: an ASCII arrow reads everywhere."""
@@ -142,27 +141,6 @@ def melee_lines(names: dict[str, str], e: Event) -> list[str]:
 
 def names_of(game: Game) -> dict[str, str]:
     return {m.id: m.name for m in game.state.models}
-
-
-def friends_in_melee(game: Game, charger: ModelState, target: ModelState) -> tuple[int, int]:
-    """Friends of the charger and of the target already in the melee the charge would join (R-C4):
-    the charger's friends fighting the target's melee, and the target's other friends in it."""
-    from skirmish.engine.melee import contact_pairs, groups
-
-    s = game.state
-    group: set[int] = {target.index}
-    for g in groups(contact_pairs(game)):
-        if target.index in g:
-            group = set(g)
-    mine = sum(
-        1
-        for i in group
-        if i != charger.index and not game.enemies(s.models[i], charger) and s.models[i].active
-    )
-    theirs = sum(
-        1 for i in group if i != target.index and not game.enemies(s.models[i], target) and s.models[i].active
-    )
-    return mine, theirs
 
 
 def score_reasons(e: Event) -> dict[str, list[str]]:

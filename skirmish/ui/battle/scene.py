@@ -31,8 +31,9 @@ from skirmish.ui.duel_view import DUEL_PANEL_H, DuelPanel
 from skirmish.ui.handover import draw_card
 from skirmish.ui.panels import LogPanel, ProfileCard
 from skirmish.ui.pursuit_view import draw_pursuit_panel
-from skirmish.ui.render import ModelMarks, StaticLayer, draw_models
+from skirmish.ui.render import ModelMarks, draw_models
 from skirmish.ui.scene import Button, Scene, draw_help
+from skirmish.ui.terrain_art import StaticLayer
 from skirmish.ui.view import BoardView
 
 if TYPE_CHECKING:
