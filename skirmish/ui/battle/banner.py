@@ -14,7 +14,7 @@ from skirmish.ui.render import result_words, score_words, status_words, turn_wor
 from skirmish.ui.scene import Button, draw_button
 
 if TYPE_CHECKING:
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 
 class BannerView:
@@ -26,7 +26,7 @@ class BannerView:
     def invalidate(self) -> None:
         self._key = None
 
-    def draw(self, scene: BattleScene, surf: pygame.Surface, buttons: list[Button]) -> None:
+    def draw(self, scene: Table, surf: pygame.Surface, buttons: list[Button]) -> None:
         ctl = scene.control
         g = ctl.game
         text = scene.text
@@ -61,7 +61,7 @@ class BannerView:
                 b.rect = old.copy()
         surf.blit(self._surface, (0, 0))
 
-    def _render(self, scene: BattleScene, w: int, h: int, msg: str, buttons: list[Button]) -> pygame.Surface:
+    def _render(self, scene: Table, w: int, h: int, msg: str, buttons: list[Button]) -> pygame.Surface:
         ctl = scene.control
         g = ctl.game
         text = scene.text

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from skirmish.engine.actions import Charge, Shoot, UseAbility
 from skirmish.ui.battle.overlays import draw_odds, draw_target_line
+from skirmish.ui.battle.table import Mode
 from skirmish.ui.control.battle import round_pt
 from skirmish.ui.menus import draw_menu
 
@@ -23,33 +24,14 @@ if TYPE_CHECKING:
     import pygame
 
     from skirmish.engine.queries import ModelState
-    from skirmish.ui.battle.scene import BattleScene
-
-
-class Mode:
-    """A mode: its `name` (what tests and the banner cache read) and its board behaviour."""
-
-    name = "idle"
-    targeting = False
-    """Shoot and charge: enemies in sight are ringed, the target line and the odds are drawn."""
-
-    def press(
-        self, scene: BattleScene, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
-    ) -> None:
-        """A left press on the board at screen `pos` (board inches `at`), over model `m` if any."""
-
-    def draw_board(self, scene: BattleScene, surf: pygame.Surface) -> None:
-        """Drawn on the board, under the banner and panels."""
-
-    def draw_panel(self, scene: BattleScene, surf: pygame.Surface) -> None:
-        """Drawn over the panels (menus, the odds box)."""
+    from skirmish.ui.battle.table import Table
 
 
 class IdleMode(Mode):
     name = "idle"
 
     def press(
-        self, scene: BattleScene, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
+        self, scene: Table, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
     ) -> None:
         ctl = scene.control
         s = ctl.state
@@ -77,7 +59,7 @@ class IdleMode(Mode):
 class MenuMode(IdleMode):
     name = "ability"
 
-    def draw_panel(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw_panel(self, scene: Table, surf: pygame.Surface) -> None:
         ctl = scene.control
         if ctl.choices and ctl.choices.items and ctl.state.pending is None:
             m = ctl.selected_model()
@@ -92,7 +74,7 @@ class TargetMode(Mode):
         self.name = kind  # "shoot" or "charge"
 
     def press(
-        self, scene: BattleScene, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
+        self, scene: Table, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
     ) -> None:
         ctl = scene.control
         sel = ctl.selected_model()
@@ -108,10 +90,10 @@ class TargetMode(Mode):
             return
         scene.apply(Shoot(sel.id, m.id, spec.name))
 
-    def draw_board(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw_board(self, scene: Table, surf: pygame.Surface) -> None:
         draw_target_line(scene, surf, self.name)
 
-    def draw_panel(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw_panel(self, scene: Table, surf: pygame.Surface) -> None:
         if scene.show_odds:
             draw_odds(scene, surf, scene.control.odds_lines(self.name, scene.hovered))
 
@@ -123,7 +105,7 @@ class PlaceMode(Mode):
         self.ability = ability
 
     def press(
-        self, scene: BattleScene, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
+        self, scene: Table, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
     ) -> None:
         a = self.ability
         scene.apply(UseAbility(a.model, a.ability, at=round_pt(at)))
@@ -133,7 +115,7 @@ class RulerMode(Mode):
     name = "ruler"
 
     def press(
-        self, scene: BattleScene, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
+        self, scene: Table, pos: tuple[int, int], at: tuple[float, float], m: ModelState | None
     ) -> None:
         scene.drag.start("ruler", pos, None)
         scene.ruler = (at, at)

@@ -20,7 +20,7 @@ from skirmish.ui.render import ICON_LEGEND, LEGEND, draw_legend
 if TYPE_CHECKING:
     from skirmish.engine import Game
     from skirmish.engine.queries import ModelState
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 
 def _polys(geom: shapely.Geometry) -> list[shapely.Polygon]:
@@ -53,7 +53,7 @@ def corridor(
     return (_polys(swept), hits)
 
 
-def draw_path(scene: BattleScene, surf: pygame.Surface) -> None:
+def draw_path(scene: Table, surf: pygame.Surface) -> None:
     ctl, view = scene.control, scene.view
     m = ctl.selected_model()
     live = scene.drag.live
@@ -118,7 +118,7 @@ def draw_path(scene: BattleScene, surf: pygame.Surface) -> None:
     surf.blit(lab, (bx, by))
 
 
-def draw_ruler(scene: BattleScene, surf: pygame.Surface) -> None:
+def draw_ruler(scene: Table, surf: pygame.Surface) -> None:
     if scene.ruler is None:
         return
     ctl, view = scene.control, scene.view
@@ -137,7 +137,7 @@ def draw_ruler(scene: BattleScene, surf: pygame.Surface) -> None:
     surf.blit(lab, (pb[0] + 11, pb[1] - 9))
 
 
-def draw_target_line(scene: BattleScene, surf: pygame.Surface, kind: str) -> None:
+def draw_target_line(scene: Table, surf: pygame.Surface, kind: str) -> None:
     ctl, view, g = scene.control, scene.view, scene.control.game
     m = ctl.selected_model()
     t = ctl.state.model(scene.hovered) if scene.hovered else None
@@ -161,7 +161,7 @@ def draw_target_line(scene: BattleScene, surf: pygame.Surface, kind: str) -> Non
     surf.blit(lab, (b[0] + 16, b[1] + 10))
 
 
-def draw_odds(scene: BattleScene, surf: pygame.Surface, lines: list[str]) -> None:
+def draw_odds(scene: Table, surf: pygame.Surface, lines: list[str]) -> None:
     if not lines:
         return
     text, rect = scene.text, scene.board_rect
@@ -181,7 +181,7 @@ class Legend:
     def __init__(self) -> None:
         self._cache: tuple[object, pygame.Surface] | None = None
 
-    def surface(self, scene: BattleScene) -> pygame.Surface:
+    def surface(self, scene: Table) -> pygame.Surface:
         text, game = scene.text, scene.control.game
         key = (text.scale, id(game))
         if self._cache is not None and self._cache[0] == key:
@@ -200,6 +200,6 @@ class Legend:
         self._cache = (key, surf)
         return surf
 
-    def draw(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw(self, scene: Table, surf: pygame.Surface) -> None:
         leg = self.surface(scene)
         surf.blit(leg, (scene.board_rect.right - leg.get_width() - 8, scene.board_rect.y + 8))

@@ -15,32 +15,13 @@ from skirmish.ui.scene import click_buttons
 
 if TYPE_CHECKING:
     from skirmish.engine.queries import ModelState
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 CLICK_SLOP_PX = 6
 """A press and release closer than this (pixels) is a click, not a drag."""
 
 
-class Drag:
-    """The pointer's drag in progress: a path leg, a deployment, the ruler or a pan."""
-
-    def __init__(self) -> None:
-        self.kind = ""
-        self.start_px: tuple[int, int] = (0, 0)
-        self.live: tuple[float, float] | None = None
-
-    @property
-    def active(self) -> bool:
-        return bool(self.kind)
-
-    def start(self, kind: str, pos: tuple[int, int], live: tuple[float, float] | None) -> None:
-        self.kind, self.start_px, self.live = kind, pos, live
-
-    def moved(self, pos: tuple[int, int]) -> float:
-        return math.hypot(pos[0] - self.start_px[0], pos[1] - self.start_px[1])
-
-
-def model_at(scene: BattleScene, px: float, py: float) -> ModelState | None:
+def model_at(scene: Table, px: float, py: float) -> ModelState | None:
     bx, by = scene.view.to_board(px, py)
     best: tuple[float, ModelState] | None = None
     s = scene.control.state
@@ -54,7 +35,7 @@ def model_at(scene: BattleScene, px: float, py: float) -> ModelState | None:
     return None if best is None else best[1]
 
 
-def mouse_down(scene: BattleScene, event: pygame.event.Event) -> None:
+def mouse_down(scene: Table, event: pygame.event.Event) -> None:
     pos = event.pos
     if scene.handover is not None:
         if event.button == 1:
@@ -71,7 +52,7 @@ def mouse_down(scene: BattleScene, event: pygame.event.Event) -> None:
     if event.button == 3:
         m = model_at(scene, *pos)
         scene.los_model = None if m is None or scene.los_model == m.id else m.id
-        scene.sight.forget()
+        scene.los_changed()
         return
     if event.button != 1:
         return
@@ -87,17 +68,17 @@ def mouse_down(scene: BattleScene, event: pygame.event.Event) -> None:
         return
     if not scene.board_rect.collidepoint(pos):
         return
-    scene._mode.press(scene, pos, scene.view.to_board(*pos), model_at(scene, *pos))
+    scene.tool.press(scene, pos, scene.view.to_board(*pos), model_at(scene, *pos))
 
 
-def near_path_end(scene: BattleScene, pos: tuple[int, int]) -> bool:
+def near_path_end(scene: Table, pos: tuple[int, int]) -> bool:
     ex, ey = scene.view.to_screen(*scene.path[-1])
     m = scene.control.selected_model()
     r = (scene.control.state.radii[m.index] * scene.view.scale if m else 6) + 6
     return math.hypot(ex - pos[0], ey - pos[1]) <= r
 
 
-def mouse_move(scene: BattleScene, event: pygame.event.Event) -> None:
+def mouse_move(scene: Table, event: pygame.event.Event) -> None:
     pos = event.pos
     hov = model_at(scene, *pos) if scene.board_rect.collidepoint(pos) else None
     scene.hovered = hov.id if hov is not None else None
@@ -111,7 +92,7 @@ def mouse_move(scene: BattleScene, event: pygame.event.Event) -> None:
         scene.ruler = (scene.ruler[0], scene.view.to_board(*pos))
 
 
-def mouse_up(scene: BattleScene, event: pygame.event.Event) -> None:
+def mouse_up(scene: Table, event: pygame.event.Event) -> None:
     if not scene.drag.active or event.button not in (1, 2):
         return
     kind, scene.drag.kind = scene.drag.kind, ""

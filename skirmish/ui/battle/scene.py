@@ -22,8 +22,9 @@ from skirmish.engine.actions import Decline
 from skirmish.ui import theme
 from skirmish.ui.battle import keys, overlays, pointer, tools
 from skirmish.ui.battle.banner import BannerView
-from skirmish.ui.battle.modes import IdleMode, MenuMode, Mode, by_name
+from skirmish.ui.battle.modes import IdleMode, MenuMode, by_name
 from skirmish.ui.battle.sight import SightOverlay
+from skirmish.ui.battle.table import Drag, Mode
 from skirmish.ui.battle.toast_view import ToastView
 from skirmish.ui.control.battle import SPEEDS, BattleControl
 from skirmish.ui.control.offers import offers
@@ -72,8 +73,8 @@ class BattleScene(Scene):
         self.sight = SightOverlay()
         self.toasts = ToastView()
         self.legend = overlays.Legend()
-        self.drag = pointer.Drag()
-        self._mode: Mode = IdleMode()
+        self.drag = Drag()
+        self.tool: Mode = IdleMode()
         self.hovered: str | None = None
         self.ruler: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.los_model: str | None = None
@@ -82,7 +83,7 @@ class BattleScene(Scene):
         self.show_legend = False
         self.buttons: list[Button] = []
         self.label_rects: dict[str, pygame.Rect] = {}
-        self._esc_at = -1e9
+        self.esc_at = -1e9
         self._corridor: tuple[object, tuple[list[shapely.Polygon], list[shapely.Polygon]]] | None = None
         self.duel = DuelPanel() if game.rules.technique_duel() else None
         """The Avatar Duel's builder, reveal and endurance strip (duel_view.py), drawn from the
@@ -163,11 +164,11 @@ class BattleScene(Scene):
 
     @property
     def mode(self) -> str:
-        return self._mode.name
+        return self.tool.name
 
     @mode.setter
     def mode(self, name: str) -> None:
-        self._mode = by_name(name)
+        self.tool = by_name(name)
 
     @property
     def handover(self):  # noqa: ANN201 - the controller's card
@@ -235,11 +236,14 @@ class BattleScene(Scene):
     def near_path_end(self, pos: tuple[int, int]) -> bool:
         return pointer.near_path_end(self, pos)
 
+    def los_changed(self) -> None:
+        self.sight.forget()
+
     def open_ability_menu(self) -> None:
         tools.open_ability_menu(self)
 
     def odds_lines(self) -> list[str]:
-        return self.control.odds_lines(self.mode, self.hovered) if self._mode.targeting else []
+        return self.control.odds_lines(self.mode, self.hovered) if self.tool.targeting else []
 
     def actions(self) -> list[Button]:
         """What the player to act may do now, with hotkeys; greyed buttons carry the engine's reason."""
@@ -261,7 +265,7 @@ class BattleScene(Scene):
         """After every change the tools reset; a pending decision opens its numbered answers."""
         ctl = self.control
         self.drag.live = None
-        self._mode = MenuMode() if ctl.choices is not None else IdleMode()
+        self.tool = MenuMode() if ctl.choices is not None else IdleMode()
         self.sight.forget()
         self.banner.invalidate()
 
@@ -442,7 +446,7 @@ class BattleScene(Scene):
         surf.blit(self.static.get(self.view, g, self.text), self.board_rect.topleft)
         targets: frozenset[str] = frozenset()
         sel = ctl.selected_model()
-        if self._mode.targeting and sel is not None:
+        if self.tool.targeting and sel is not None:
             targets = frozenset(t.id for t in s.models if t.active and g.enemies(t, sel) and g.sees(sel, t))
         marks = ModelMarks(
             self.selected, self.hovered, ctl.highlight, frozenset(), targets, self.model_positions(), ctl.time
@@ -457,7 +461,7 @@ class BattleScene(Scene):
             self.sight.draw_labels(self, surf)
         overlays.draw_path(self, surf)
         overlays.draw_ruler(self, surf)
-        self._mode.draw_board(self, surf)
+        self.tool.draw_board(self, surf)
         draw_pursuit_panel(surf, self.text, g, self.board_rect, self.seats, self.selected)
         surf.set_clip(clip)
         self.buttons = self.actions()
@@ -466,7 +470,7 @@ class BattleScene(Scene):
         self.log_panel.sync(g.log, self.text)
         self.log_panel.draw(surf, self.text, g.log)
         self.card.draw(surf, self.text, g, hov or sel)  # over the log's top when it needs the room
-        self._mode.draw_panel(self, surf)
+        self.tool.draw_panel(self, surf)
         if ctl.toast is not None:
             self.toasts.draw(self, surf)
         if self.show_legend:

@@ -18,7 +18,7 @@ from skirmish.ui.render import model_labels
 
 if TYPE_CHECKING:
     from skirmish.engine.queries import ModelState
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 
 class SightOverlay:
@@ -32,7 +32,7 @@ class SightOverlay:
     def forget(self) -> None:
         self._cache = None
 
-    def geometry(self, scene: BattleScene) -> list[Any]:
+    def geometry(self, scene: Table) -> list[Any]:
         """[shadows, [(enemy, evidence, sees)]]; [] when no model is looked from."""
         g = scene.control.game
         key = (scene.los_model, len(g.history), id(g.state), id(g.table))
@@ -69,7 +69,7 @@ class SightOverlay:
         self._cache = (key, out)
         return out
 
-    def draw(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw(self, scene: Table, surf: pygame.Surface) -> None:
         geo = self.geometry(scene)
         self.labels = {}
         if not geo:
@@ -114,7 +114,7 @@ class SightOverlay:
         pygame.draw.rect(surf, (20, 20, 24), (x + 6, y + 6, lab.get_width() + 8, lab.get_height() + 4))
         surf.blit(lab, (x + 10, y + 8))
 
-    def draw_labels(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw_labels(self, scene: Table, surf: pygame.Surface) -> None:
         """One high-contrast label per blocking piece, on the piece itself, over the bases (UX review 9)."""
         full = model_labels(scene.control.game)
         for blocker, who in self.labels.items():
@@ -132,7 +132,7 @@ class SightOverlay:
             surf.blit(lab, (box.x + 5, box.y + 2))
 
 
-def blocker_anchor(scene: BattleScene, name: str) -> tuple[float, float] | None:
+def blocker_anchor(scene: Table, name: str) -> tuple[float, float] | None:
     """A point inside the named terrain piece (board inches), or None for 'models' and the like."""
     table = scene.control.game.table
     for nm, poly in zip(table.names, table.polygons, strict=False):

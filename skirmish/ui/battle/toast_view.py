@@ -12,7 +12,7 @@ from skirmish.ui import theme
 from skirmish.ui.floats import place_floats
 
 if TYPE_CHECKING:
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 
 class ToastView:
@@ -20,7 +20,7 @@ class ToastView:
         self._cache: tuple[object, pygame.Surface] | None = None
         self.float_rects: list[pygame.Rect] = []
 
-    def marks(self, scene: BattleScene, surf: pygame.Surface, *, before_models: bool) -> None:
+    def marks(self, scene: Table, surf: pygame.Surface, *, before_models: bool) -> None:
         """Under the bases: who acted on whom (a line); over them: the result rising from the model."""
         t = scene.control.toast
         if t is None:
@@ -63,7 +63,7 @@ class ToastView:
             surf.blit(lab, (rect.x + 5, rect.y + 2))
             self.float_rects.append(rect)
 
-    def surface(self, scene: BattleScene, width: int) -> pygame.Surface:
+    def surface(self, scene: Table, width: int) -> pygame.Surface:
         """The toast box, rendered once per toast and width."""
         t = scene.control.toast
         assert t is not None
@@ -90,7 +90,7 @@ class ToastView:
         self._cache = (key, box)
         return box
 
-    def rect(self, scene: BattleScene) -> pygame.Rect:
+    def rect(self, scene: Table) -> pygame.Rect:
         """Where the toast box goes: at the top or the bottom of the board, whichever is away from
         the models involved (the floats keep clear of it too)."""
         board = scene.board_rect
@@ -111,6 +111,6 @@ class ToastView:
             y = board.y + 8 + (34 if scene.los_model else 0)
         return pygame.Rect(min(left, board.right - box.get_width() - 8), y, *box.get_size())
 
-    def draw(self, scene: BattleScene, surf: pygame.Surface) -> None:
+    def draw(self, scene: Table, surf: pygame.Surface) -> None:
         rect = self.rect(scene)
         surf.blit(self.surface(scene, rect.w), rect.topleft)

@@ -12,19 +12,19 @@ from skirmish.ui.battle.modes import IdleMode, MenuMode, PlaceMode, TargetMode, 
 from skirmish.ui.control.menu_items import HOW_WORDS
 
 if TYPE_CHECKING:
-    from skirmish.ui.battle.scene import BattleScene
+    from skirmish.ui.battle.table import Table
 
 ESC_TWICE_SECONDS = 3.0
 """A second Esc within this many seconds leaves the battle."""
 
 
-def start_target(scene: BattleScene, kind: str) -> None:
+def start_target(scene: Table, kind: str) -> None:
     ctl = scene.control
     m = ctl.selected_model()
     if m is None or not ctl.own(m):
         ctl.say("Select one of your models first", bad=True)
         return
-    scene._mode = TargetMode(kind)
+    scene.tool = TargetMode(kind)
     ctl.path = []
     scene.drag.live = None
     verb = "shoot at" if kind == "shoot" else "charge"
@@ -32,12 +32,12 @@ def start_target(scene: BattleScene, kind: str) -> None:
     ctl.say(f"Click an enemy for {m.name} to {verb}{extra}. Esc cancels.")
 
 
-def open_ability_menu(scene: BattleScene) -> None:
+def open_ability_menu(scene: Table) -> None:
     if scene.control.open_abilities():
-        scene._mode = MenuMode()
+        scene.tool = MenuMode()
 
 
-def choose_menu(scene: BattleScene, k: int) -> None:
+def choose_menu(scene: Table, k: int) -> None:
     ctl = scene.control
     items = scene.menu_items
     if not (0 <= k < len(items)):
@@ -48,14 +48,14 @@ def choose_menu(scene: BattleScene, k: int) -> None:
         return
     if extra == "place":
         assert isinstance(action, UseAbility)
-        scene._mode = PlaceMode(action)
+        scene.tool = PlaceMode(action)
         ctl.choices = None
         ctl.say("Click the board where it goes (Esc cancels)")
         return
     scene.apply(action)
 
 
-def drop_leg(scene: BattleScene) -> None:
+def drop_leg(scene: Table) -> None:
     if len(scene.path) > 2:
         scene.path.pop()
     else:
@@ -63,15 +63,15 @@ def drop_leg(scene: BattleScene) -> None:
         scene.drag.live = None
 
 
-def nothing_to_cancel(scene: BattleScene) -> bool:
+def nothing_to_cancel(scene: Table) -> bool:
     return scene.mode == "idle" and not scene.path and not scene.los_model and scene.selected is None
 
 
-def cancel(scene: BattleScene) -> None:
+def cancel(scene: Table) -> None:
     ctl = scene.control
     ctl.message = ""  # a mode change drops the old hint or refusal (UX review 12)
     if scene.mode != "idle" or scene.path:
-        scene._mode = IdleMode()
+        scene.tool = IdleMode()
         if ctl.state.pending is None:
             ctl.choices = None
         ctl.path = []
@@ -83,50 +83,50 @@ def cancel(scene: BattleScene) -> None:
         ctl.selected = None
 
 
-def esc_leave(scene: BattleScene) -> None:
-    if scene.control.time - scene._esc_at <= ESC_TWICE_SECONDS:
+def esc_leave(scene: Table) -> None:
+    if scene.control.time - scene.esc_at <= ESC_TWICE_SECONDS:
         scene.leave()
         return
-    scene._esc_at = scene.control.time
+    scene.esc_at = scene.control.time
     scene.say("Press Esc again to leave the battle (the game is saved first); Ctrl+Q leaves at once")
 
 
-def toggle_sight(scene: BattleScene) -> None:
+def toggle_sight(scene: Table) -> None:
     target = scene.hovered or scene.selected
     scene.los_model = None if scene.los_model == target else target
-    scene.sight.forget()
+    scene.los_changed()
 
 
-def toggle_odds(scene: BattleScene) -> None:
+def toggle_odds(scene: Table) -> None:
     scene.show_odds = not scene.show_odds
     scene.say(
         "Learners' odds " + ("on: hover a target while shooting or charging" if scene.show_odds else "off")
     )
 
 
-def toggle_ruler(scene: BattleScene) -> None:
-    scene._mode = IdleMode() if scene.mode == "ruler" else by_name("ruler")
+def toggle_ruler(scene: Table) -> None:
+    scene.tool = IdleMode() if scene.mode == "ruler" else by_name("ruler")
     scene.ruler = None
     if scene.mode == "ruler":
         scene.say("Ruler: drag to measure (base edge to base edge). R again to stop.")
 
 
-def toggle_legend(scene: BattleScene) -> None:
+def toggle_legend(scene: Table) -> None:
     scene.show_legend = not scene.show_legend
 
 
-def open_help(scene: BattleScene) -> None:
+def open_help(scene: Table) -> None:
     scene.show_help = True
 
 
-def pan_key(scene: BattleScene, k: int) -> None:
+def pan_key(scene: Table, k: int) -> None:
     d = 40
     scene.view.pan(
         {pygame.K_LEFT: d, pygame.K_RIGHT: -d}.get(k, 0), {pygame.K_UP: d, pygame.K_DOWN: -d}.get(k, 0)
     )
 
 
-def holds(scene: BattleScene, guard: str) -> bool:
+def holds(scene: Table, guard: str) -> bool:
     if guard == "nothing_to_cancel":
         return nothing_to_cancel(scene)
     if guard == "can_cancel":
