@@ -25,7 +25,7 @@ from helpers_engine import (
     with_profile,
 )
 
-from skirmish.engine.actions import Charge, CounterCharge, Decline, EndStep, Shoot, TakeCover
+from skirmish.engine.core.actions import Charge, CounterCharge, Decline, EndStep, Shoot, TakeCover
 from skirmish.engine.melee import melee_score
 from skirmish.engine.shooting import shot_scores, shot_specs
 
@@ -444,7 +444,7 @@ def test_r_c4_melee_continues_in_later_turns_and_model_stays_in_melee() -> None:
     advance_to(g, "charges", 0)
     g.dice.force(3, 1)  # turn 1: a tie
     advance_to(g, "movement", 0, turn=2)
-    from skirmish.engine.actions import Move
+    from skirmish.engine.core.actions import Move
 
     assert not any(isinstance(a, Move) and a.model in ("p0.sokka", "p1.zuko") for a in g.legal_actions())
     assert_illegal(g, Move("p0.sokka", ((28.0, 10.0), (28.0, 8.0))), "R-M3", "in melee")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers_engine import advance_to, keep_only, m, new_game, place, troupe, with_count, with_profile
 
-from skirmish.engine.actions import Charge
+from skirmish.engine.core.actions import Charge
 from skirmish.engine.melee import melee_score
 
 

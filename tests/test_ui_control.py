@@ -15,7 +15,7 @@ from helpers_engine import advance_to, keep_only, m, new_game, place
 
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.engine import queries
-from skirmish.engine.actions import Charge, EndStep, Move, Shoot, TakeCover, UseAbility
+from skirmish.engine.core.actions import Charge, EndStep, Move, Shoot, TakeCover, UseAbility
 from skirmish.engine.replay import load_replay
 from skirmish.ui.control.battle import BattleControl
 from skirmish.ui.control.offers import offers
@@ -31,7 +31,7 @@ def test_ui_controller_imports_no_pygame_and_plays_without_a_window() -> None:
         "from helpers_engine import new_game\n"
         "from skirmish.ui.control.battle import BattleControl\n"
         "from skirmish.ui.control.offers import offers\n"
-        "from skirmish.engine.actions import EndStep\n"
+        "from skirmish.engine.core.actions import EndStep\n"
         "ctl = BattleControl(new_game(), [None, None])\n"
         "while ctl.state.turn < 2:\n"
         "    ctl.time += 1.0\n"

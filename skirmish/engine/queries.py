@@ -17,7 +17,7 @@ from typing import Any, overload
 import numpy as np
 
 from skirmish.data.armoury import Ability
-from skirmish.engine.actions import (
+from skirmish.engine.core.actions import (
     ACTION_TYPES,
     Action,
     Advance,
@@ -26,15 +26,15 @@ from skirmish.engine.actions import (
     TakeCover,
     UseAbility,
 )
-from skirmish.engine.damage import saves_of
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
+from skirmish.engine.effects.damage import saves_of
+from skirmish.engine.effects.moving import flies, move_budget
+from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.end_phase import DISTRACTION_MOVE
-from skirmish.engine.errors import IllegalAction
 from skirmish.engine.game import Game
 from skirmish.engine.melee import melee_score
-from skirmish.engine.movement import flies, move_budget
 from skirmish.engine.ruler import Reading, reading
-from skirmish.engine.shooting import WEAK_TO, ShotSpec, shot_scores, shot_specs
-from skirmish.engine.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 

@@ -39,8 +39,8 @@ import shapely
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader, side_index
-from skirmish.engine.state import ModelState
 
 EFFECTS = (
     "tracking",

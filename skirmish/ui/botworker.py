@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from skirmish.bots.base import Bot
     from skirmish.engine import Game
-    from skirmish.engine.actions import Action
+    from skirmish.engine.core.actions import Action
     from skirmish.engine.queries import GameState
 
 

@@ -18,7 +18,7 @@ from skirmish.ui.theme import TextCache
 
 if TYPE_CHECKING:
     from skirmish.engine import Game
-    from skirmish.engine.log import Event
+    from skirmish.engine.core.log import Event
     from skirmish.engine.queries import ModelState
     from skirmish.rules.dice import Roll
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.names import model_number
+from skirmish.engine.core.names import model_number
 from skirmish.ui import theme
 from skirmish.ui.terrain_art import dashed_polygon
 from skirmish.ui.theme import TextCache

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
     from skirmish.engine import Game
-    from skirmish.engine.log import Event
+    from skirmish.engine.core.log import Event
     from skirmish.engine.queries import ModelState, ShotSpec
 
 ARROW = "=>"

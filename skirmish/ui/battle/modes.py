@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine.actions import Charge, Shoot, UseAbility
+from skirmish.engine.core.actions import Charge, Shoot, UseAbility
 from skirmish.ui.battle.overlays import draw_odds, draw_target_line
 from skirmish.ui.battle.table import Mode
 from skirmish.ui.control.battle import round_pt

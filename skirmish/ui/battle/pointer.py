@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.actions import Deploy
+from skirmish.engine.core.actions import Deploy
 from skirmish.ui.control.battle import round_pt
 from skirmish.ui.scene import click_buttons
 

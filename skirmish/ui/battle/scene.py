@@ -18,7 +18,7 @@ import pygame
 import shapely
 
 from skirmish.data.errors import DataError
-from skirmish.engine.actions import Decline
+from skirmish.engine.core.actions import Decline
 from skirmish.ui import theme
 from skirmish.ui.battle import keys, overlays, pointer, tools
 from skirmish.ui.battle.banner import BannerView
@@ -40,7 +40,7 @@ from skirmish.ui.view import BoardView
 if TYPE_CHECKING:
     from skirmish.bots.base import Bot
     from skirmish.engine import Game
-    from skirmish.engine.actions import Action
+    from skirmish.engine.core.actions import Action
     from skirmish.engine.queries import ModelState, ShotSpec
     from skirmish.ui.scene import Host
 

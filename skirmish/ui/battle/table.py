@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import shapely
 
     from skirmish.engine import Game
-    from skirmish.engine.actions import Action
+    from skirmish.engine.core.actions import Action
     from skirmish.engine.queries import ModelState
     from skirmish.ui.control.battle import BattleControl
     from skirmish.ui.control.turns import HandOver

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.actions import UseAbility
+from skirmish.engine.core.actions import UseAbility
 from skirmish.ui.battle.modes import IdleMode, MenuMode, PlaceMode, TargetMode, by_name
 from skirmish.ui.control.menu_items import HOW_WORDS
 

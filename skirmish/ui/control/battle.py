@@ -24,7 +24,7 @@ from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
 from skirmish.data.userdirs import default_output
 from skirmish.engine import STEPS, IllegalAction, queries
-from skirmish.engine.actions import Action, Advance, Charge, Disengage, EndStep, Move, Shoot, TakeCover
+from skirmish.engine.core.actions import Action, Advance, Charge, Disengage, EndStep, Move, Shoot, TakeCover
 from skirmish.engine.replay import Replay, load_replay, save_game
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.control.menu_items import Choices, ability_choices, pending_choices

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skirmish.engine import queries
-from skirmish.engine.actions import Action, Attack, CounterCharge, Decline, Defend, React, UseAbility
+from skirmish.engine.core.actions import Action, Attack, CounterCharge, Decline, Defend, React, UseAbility
 from skirmish.engine.duel.pieces import parse_piece, technique_words
 from skirmish.ui.table_words import effect_words
 
