@@ -9,7 +9,7 @@ import pygame
 
 from skirmish.data.errors import DataError
 from skirmish.ui import theme
-from skirmish.ui.control.battle import replay_of
+from skirmish.ui.control.saves import replay_of
 from skirmish.ui.render import result_words
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help, draw_panel
 from skirmish.ui.snapshot import render_game

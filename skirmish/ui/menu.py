@@ -14,7 +14,7 @@ from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.options import RuleOptions
 from skirmish.ui import theme
-from skirmish.ui.control.battle import save_path
+from skirmish.ui.control.saves import save_path
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help, draw_panel
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from skirmish.ui.control.battle import SAVE_NAME
+from skirmish.ui.control.saves import SAVE_NAME
 
 ALWAYS, TURN, OVER = "always", "turn", "over"
 """When a binding applies: at any time; while a person is to act; once the game is over."""

@@ -347,7 +347,7 @@ class BattleScene(Scene):
         self.app.open_end(self.game, replay_out=self.control.replay_out)
 
     def watch_replay(self) -> None:
-        from skirmish.ui.control.battle import replay_of
+        from skirmish.ui.control.saves import replay_of
 
         self.app.open_replay(replay_of(self.game))
 

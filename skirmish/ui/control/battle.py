@@ -10,7 +10,6 @@ window. The rules are the engine's: every condition is asked of `skirmish.engine
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,13 +21,13 @@ import numpy as np
 from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
-from skirmish.data.userdirs import default_output
 from skirmish.engine import STEPS, IllegalAction, queries
 from skirmish.engine.core.actions import Action, Advance, Charge, Disengage, EndStep, Move, Shoot, TakeCover
-from skirmish.engine.replay import Replay, load_replay, save_game
+from skirmish.engine.replay import load_replay, save_game
 from skirmish.ui.botworker import BotWorker
 from skirmish.ui.control.menu_items import Choices, ability_choices, pending_choices
 from skirmish.ui.control.odds import odds_lines
+from skirmish.ui.control.saves import picture_path, save_path, write_on_leave
 from skirmish.ui.control.turns import END_STEP_GUARD_SECONDS, HandOver, TurnPoint, card_for, skip_words
 from skirmish.ui.table_words import names_of
 from skirmish.ui.toasts import Toast, outcome_toast
@@ -41,29 +40,9 @@ if TYPE_CHECKING:
 SPEEDS = (("fast", 0.0), ("brisk", 0.15), ("watch", 0.5), ("slow", 1.2))
 """Pause between bot actions (seconds) for watching a bot game; 0 plays as fast as the bot thinks."""
 
-SAVE_NAME = "skirmish-save.json"
 ANIM_SECONDS = 0.3
 PATH_KINDS: tuple[type[Move] | type[Advance] | type[Disengage], ...] = (Move, Advance, Disengage)
 PathKind = type[Move] | type[Advance] | type[Disengage]
-
-
-def save_path() -> str:
-    """The quick-save file, in the per-user data folder (`saves/`), never the folder started from."""
-    return str(default_output("saves", SAVE_NAME))
-
-
-def replay_of(game: Game) -> Replay:
-    """The game so far as a replay (to watch it, from the battle or the end screen)."""
-    return Replay(
-        game.scenario,
-        game.troupes,
-        game.options,
-        game.seed,
-        [p.bot for p in game.state.players],
-        list(game.history),
-        game.hash(),
-        game.result(),
-    )
 
 
 @dataclass
@@ -480,32 +459,10 @@ class BattleControl:
         return game, [p if p in NAMED else None for p in self.policies], path
 
     def leave(self) -> tuple[str, bool]:
-        """Write the game before leaving: to the --replay file when one was asked for, and always to
-        the save file (Ctrl+L resumes). Returns what to tell, and whether anything failed."""
+        """Write the game before leaving (`saves.write_on_leave`): what to tell, and if anything failed."""
         if self.worker.pending:
             self.worker.cancel()
-        g = self.game
-        words: list[str] = []
-        bad = False
-        if g.history:
-            try:
-                quick: str | None = save_path()
-            except (OSError, DataError) as exc:  # the data folder cannot be made: say so, leave all the same
-                quick = None
-                words.append(f"Could not save: {exc}")
-                bad = True
-            for path in dict.fromkeys(p for p in (self.replay_out, quick) if p):
-                try:
-                    save_game(g, path)
-                    words.append(f"Battle saved to {Path(path).resolve()}")
-                except OSError as exc:  # leaving never fails; say what could not be written
-                    words.append(f"Could not save to {path}: {exc}")
-                    bad = True
-        return " · ".join(words), bad
+        return write_on_leave(self.game, self.replay_out)
 
     def picture_path(self) -> str:
-        return str(default_output("screenshots", f"skirmish-board-{self.game.seed}-t{self.state.turn}.png"))
-
-
-def near(a: tuple[float, float], b: tuple[float, float], limit: float) -> bool:
-    return math.hypot(a[0] - b[0], a[1] - b[1]) <= limit
+        return picture_path(self.game)
