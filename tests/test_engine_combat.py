@@ -26,8 +26,8 @@ from helpers_engine import (
 )
 
 from skirmish.engine.core.actions import Charge, CounterCharge, Decline, EndStep, Shoot, TakeCover
-from skirmish.engine.melee import melee_score
-from skirmish.engine.shooting import shot_scores, shot_specs
+from skirmish.engine.steps.melee import melee_score
+from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 SOKKA_WITH_BOW = with_profile(troupe("team_avatar"), "sokka", weapons=["sword", "bow"])
 """Shipped Sokka (Ranged 2, as Model A of the seed) with the standard 18" bow instead of his 12"
@@ -313,7 +313,7 @@ def test_r_c3_charge_range_is_the_path_length_around_impassable_terrain() -> Non
     advance_to(g, "charges", 0)
     toph, zuko = m(g, "p0.toph"), m(g, "p1.zuko")
     assert g.distance(toph, zuko) == pytest.approx(5.0) and g.sees(toph, zuko)
-    from skirmish.engine.charges import measure
+    from skirmish.engine.steps.charges import measure
 
     found = measure(g, toph, zuko)
     assert found is not None and found[1] > 6.0

@@ -19,7 +19,7 @@ from helpers_engine import (
 from skirmish.data.scenario import Side
 from skirmish.engine.core.actions import Deploy, EndStep, Shoot, TakeCover
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
+from skirmish.engine.steps.melee import melee_score
 
 
 # ----------------------------------------------------------------- R-M3: no contact at deployment

@@ -28,8 +28,8 @@ from skirmish.engine.core.actions import Decline, EndStep, Move, React, Shoot, U
 from skirmish.engine.duel.rules import DuelRules
 from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
-from skirmish.engine.shooting import shot_scores, shot_specs
 from skirmish.engine.special_rules import EscortRules, ScenarioSpecials
+from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 SCENARIOS = [p.stem for p in shipped("scenarios")]
 MAX_TURNS = 4

@@ -25,7 +25,7 @@ from skirmish.data.loader import troupe_armoury
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, scenario_rules, shooting
+from skirmish.engine import abilities, scenario_rules
 from skirmish.engine.core.actions import Action, Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.log import Event
@@ -35,6 +35,7 @@ from skirmish.engine.effects import damage, reactions, senses
 from skirmish.engine.inputs import resolve_game_inputs
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
 from skirmish.engine.skips import note_skip
+from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
 
 STEP_RULE = {

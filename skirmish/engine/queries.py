@@ -31,10 +31,10 @@ from skirmish.engine.core.state import GameState, ModelState, abilities_of, mele
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
-from skirmish.engine.end_phase import DISTRACTION_MOVE
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
 from skirmish.engine.ruler import Reading, reading
+from skirmish.engine.steps.end_phase import DISTRACTION_MOVE
+from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 

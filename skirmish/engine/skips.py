@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine import charges, end_phase, shooting
+from skirmish.engine.steps import charges, end_phase, shooting
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx

@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
-from skirmish.engine import end_phase, movement
 from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, Pending
@@ -45,6 +44,7 @@ from skirmish.engine.duel.templates import candidate_texts
 from skirmish.engine.effects import moving
 from skirmish.engine.phases import DUEL_TURN, StepSpec
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader
+from skirmish.engine.steps import end_phase, movement
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
