@@ -213,6 +213,8 @@ class BattleScene(Scene):
         return self.control.named(words)
 
     def select(self, model_id: str | None) -> None:
+        if model_id != self.control.selected:
+            self.drag.live = None  # another model: the path being drawn is dropped with its live end
         self.control.select(model_id)
 
     def apply(self, action: Action) -> bool:
