@@ -10,9 +10,9 @@ import pygame
 from skirmish.data.errors import DataError
 from skirmish.ui import theme
 from skirmish.ui.control.saves import replay_of
-from skirmish.ui.render import result_words
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help, draw_panel
 from skirmish.ui.snapshot import render_game
+from skirmish.ui.table_words import result_words
 
 if TYPE_CHECKING:
     from skirmish.engine import Game

@@ -17,15 +17,9 @@ from skirmish.engine import IllegalAction
 from skirmish.ui import theme
 from skirmish.ui.botworker import copy_state
 from skirmish.ui.panels import DIE, LogPanel, ProfileCard, draw_die
-from skirmish.ui.render import (
-    ModelMarks,
-    draw_models,
-    result_words,
-    score_words,
-    status_words,
-    turn_words,
-)
+from skirmish.ui.render import ModelMarks, draw_models
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help
+from skirmish.ui.table_words import result_words, score_words, status_words, turn_words
 from skirmish.ui.terrain_art import StaticLayer
 from skirmish.ui.view import BoardView
 from skirmish.ui.whatif_view import DEFAULT_GAMES, WhatIfRunner, draw_whatif, parse_games

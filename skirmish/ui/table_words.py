@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skirmish.engine import STEPS as SPECS
+
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
     from skirmish.engine import Game
@@ -182,3 +184,40 @@ def turn_summary(game: Game, turn: int) -> list[str]:
     )
     lines.append(f"On the table: {left}")
     return lines
+
+
+# ----------------------------------------------------------------------------- the banner's words
+def turn_words(game: Game) -> str:
+    s = game.state
+    phase = {"deploy": "Deployment", "move": "Move Phase", "combat": "Combat Phase", "end": "End Phase"}.get(
+        s.phase, s.phase
+    )
+    if s.step == "deploy":
+        return "Deployment"
+    return f"Turn {s.turn}/{game.scenario.turns} · {phase} · {SPECS[s.step].title}"
+
+
+def result_words(game: Game) -> str:
+    s = game.state
+    if not s.over:
+        p = s.players[s.active_player]
+        who = f"{p.name} to act" + (f" ({p.bot} bot)" if p.bot else "")
+        if s.pending is not None:
+            who += f" — answer the {s.pending.kind.replace('_', '-')}"
+        return who
+    if s.winning_team is None:
+        w = "Draw"
+    else:
+        w = "Winner: " + ", ".join(p.name for p in s.players if p.team == s.winning_team)
+    return f"Game over — {w} ({s.result_reason})"
+
+
+def score_words(game: Game) -> str:
+    parts = [f"{p.name} {p.total_points} BP" for p in game.state.players]
+    out = " · ".join(parts)
+    return out
+
+
+def status_words(game: Game) -> str:
+    """The scenario's own track or goal (the Pursuit's Tracking and objective, the escort)."""
+    return game.rules.status()

@@ -10,8 +10,8 @@ import pygame
 
 from skirmish.ui import theme
 from skirmish.ui.pursuit_view import pursuit_rules
-from skirmish.ui.render import result_words, score_words, status_words, turn_words
 from skirmish.ui.scene import Button, draw_button
+from skirmish.ui.table_words import result_words, score_words, status_words, turn_words
 
 if TYPE_CHECKING:
     from skirmish.ui.battle.table import Table

@@ -15,7 +15,7 @@ import shapely
 from skirmish.battlefield.measure import path_length
 from skirmish.engine import queries
 from skirmish.ui import theme
-from skirmish.ui.render import ICON_LEGEND, LEGEND, draw_legend
+from skirmish.ui.legend_art import ICON_LEGEND, LEGEND, draw_legend
 
 if TYPE_CHECKING:
     from skirmish.engine import Game
