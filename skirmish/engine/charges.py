@@ -10,7 +10,7 @@ from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
 from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import beside, flies, place
+from skirmish.engine.movement import beside, mover_of, place
 from skirmish.engine.shooting import finds_hidden
 from skirmish.engine.state import ModelState, Pending
 
@@ -39,17 +39,7 @@ def has_options(game: Game, player: int) -> bool:
 
 def measure(game: Game, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
     """The path `m` must move to reach base contact with `t`, and its length (R-C3)."""
-    s = game.state
-    return charge_path(
-        game.table,
-        m.index,
-        t.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        flying=flies(m),
-        ignore=game.gone_mask(),
-    )
+    return charge_path(mover_of(game, m), t.index)
 
 
 def candidates(game: Game, player: int) -> list[Action]:
@@ -106,17 +96,7 @@ def do_charge(game: Game, action: Charge) -> None:
         # The charge path itself, cut at the charge distance: it stops short of contact by construction.
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
     else:
-        path = move_toward(
-            game.table,
-            m.index,
-            beside(game, m, t),
-            m.profile.charge,
-            s.xy,
-            s.radii,
-            game.enemy_mask(m),
-            flying=flies(m),
-            ignore=game.gone_mask(),
-        )
+        path = move_toward(mover_of(game, m), beside(game, m, t), m.profile.charge)
     dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
     if path is not None:
         place(game, m, path)

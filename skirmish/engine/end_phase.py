@@ -11,7 +11,7 @@ from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.actions import Action, Advance, Disengage
 from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import DIRECTIONS, default_goals, flies, name_models, place
+from skirmish.engine.movement import DIRECTIONS, default_goals, mover_of, name_models, place
 from skirmish.engine.state import ModelState, abilities_of
 
 if TYPE_CHECKING:
@@ -61,13 +61,8 @@ def candidates(game: Game, player: int) -> list[Action]:
 
             start = s.xy[m.index].copy()
             budget = m.profile.advance
-            enemy, gone = game.enemy_mask(m), game.gone_mask()
-            paths = [
-                move_toward(
-                    game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone
-                )
-                for g in default_goals(game, m)
-            ]
+            mover = mover_of(game, m)
+            paths = [move_toward(mover, g, budget) for g in default_goals(game, m)]
             for dx, dy in DIRECTIONS:
                 paths.append(np.array([start, start + budget * np.array([dx, dy])]))
             for p in paths:
@@ -75,18 +70,7 @@ def candidates(game: Game, player: int) -> list[Action]:
                     p is not None
                     and len(p) >= 2
                     and path_length(p) > 0.25
-                    and check_path(
-                        game.table,
-                        p,
-                        m.index,
-                        s.xy,
-                        s.radii,
-                        enemy,
-                        max_length=budget,
-                        flying=flies(m),
-                        ignore=gone,
-                    )
-                    is None
+                    and check_path(mover, p, max_length=budget) is None
                 ):
                     out.append(Advance(m.id, tuple((float(x), float(y)) for x, y in p)))
         if can_disengage(game, m):
@@ -145,17 +129,7 @@ def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    return retreat_path(
-        game.table,
-        m.index,
-        away,
-        DISTRACTION_MOVE,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        flying=flies(m),
-        ignore=ignore,
-    )
+    return retreat_path(mover_of(game, m).replace(ignore=ignore), away, DISTRACTION_MOVE)
 
 
 def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
@@ -169,17 +143,7 @@ def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str,
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    problem = check_path(
-        game.table,
-        path,
-        m.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        max_length=DISTRACTION_MOVE,
-        flying=flies(m),
-        ignore=ignore,
-    )
+    problem = check_path(mover_of(game, m).replace(ignore=ignore), path, max_length=DISTRACTION_MOVE)
     if problem is not None:
         return "R-E2", name_models(
             game, problem.message

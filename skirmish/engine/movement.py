@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import check_path, check_straight_moves, move_toward
+from skirmish.battlefield.paths import Mover, check_path, check_straight_moves, move_toward
 from skirmish.engine.actions import Action, Move, TakeCover
 from skirmish.engine.errors import IllegalAction
 from skirmish.engine.state import ModelState
@@ -77,6 +77,14 @@ def flies(m: ModelState) -> bool:
     return m.profile.flying or m.glide
 
 
+def mover_of(game: Game, m: ModelState) -> Mover:
+    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play."""
+    s = game.state
+    return Mover(
+        game.table, m.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask()
+    )
+
+
 def airborne(m: ModelState) -> bool:
     """Ungrounded for R-X2: a flyer, or a model that glided this turn."""
     return flies(m) or bool(m.buffs.get("airborne"))
@@ -112,18 +120,7 @@ def validate_path(
         raise IllegalAction(rule, "a path is two or more finite points")
     if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = check_path(
-        game.table,
-        path,
-        m.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        max_length=budget,
-        flying=flies(m),
-        contact_target=contact_target,
-        ignore=game.gone_mask(),
-    )
+    problem = check_path(mover_of(game, m), path, max_length=budget, contact_target=contact_target)
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
 
@@ -197,16 +194,10 @@ def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None
     dirs = np.array(DIRECTIONS)
     ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
     legal = check_straight_moves(
-        game.table,
-        m.index,
+        Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone),
         start[None, :],
         ends,
-        s.xy,
-        s.radii,
-        enemy,
         max_length=budget,
-        flying=flies(m),
-        ignore=gone,
     )
     for end, ok in zip(ends, legal, strict=True):
         if ok:
@@ -226,20 +217,10 @@ def toward(
     if n < 1e-9:
         return None
     end = start + d * (min(budget, n) / n)
-    if check_straight_moves(
-        game.table,
-        m.index,
-        start[None, :],
-        end[None, :],
-        s.xy,
-        s.radii,
-        enemy,
-        max_length=budget,
-        flying=flies(m),
-        ignore=gone,
-    )[0]:
+    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    if check_straight_moves(mover, start[None, :], end[None, :], max_length=budget)[0]:
         return np.array([start.copy(), end])
-    return move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    return move_toward(mover, goal, budget)
 
 
 def default_goals(game: Game, m: ModelState) -> list[np.ndarray]:

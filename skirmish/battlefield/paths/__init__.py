@@ -24,6 +24,15 @@ depending only on those below it:
 - `plan`: moves with a purpose (toward a goal, a charge, a retreat).
 
 The names below are the public face; callers import them from `skirmish.battlefield.paths`.
+Every question starts from a `Mover` (who moves, on which table, among which bases):
+
+    mover = Mover(table, index, xy, radii, enemy, flying=False, ignore=gone)
+    check_path(mover, path, max_length=6.0)          # PathProblem | None
+    check_straight_moves(mover, starts, ends, max_length=6.0)
+    shortest_path(mover, goal)                       # from the mover's position
+    move_toward(mover, goal, budget)
+    charge_path(mover, target)                       # (path, length) | None
+    retreat_path(mover, away_from, distance)
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ from skirmish.battlefield.paths.check import (
     check_straight_moves,
 )
 from skirmish.battlefield.paths.kernel import SMALL, _violations
-from skirmish.battlefield.paths.obstacles import BOX_SLACK, _Obstacles, _obstacles
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles, _obstacles
 from skirmish.battlefield.paths.plan import (
     APPROACH,
     PATH_MEMO,
@@ -61,6 +70,7 @@ __all__ = [
     "SEARCH_MEMO",
     "SMALL",
     "STRAIGHT_SMALL",
+    "Mover",
     "PathProblem",
     "_Obstacles",
     "_obstacles",

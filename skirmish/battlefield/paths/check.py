@@ -14,7 +14,7 @@ import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
 from skirmish.battlefield.paths.kernel import _seg_hits, _violations
-from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles
+from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
 from skirmish.battlefield.table import Table
 
 LENGTH_TOL = 1e-6
@@ -67,17 +67,7 @@ def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
 
 
 def check_path(
-    table: Table,
-    path: np.ndarray,
-    mover: int,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    max_length: float,
-    flying: bool = False,
-    contact_target: int | None = None,
-    ignore: np.ndarray | None = None,
+    mover: Mover, path: np.ndarray, *, max_length: float, contact_target: int | None = None
 ) -> PathProblem | None:
     """The whole path's legality (R-M2, R-M3, R-C3); None when legal, else the first problem.
 
@@ -86,8 +76,7 @@ def check_path(
     overlapping another base, never within CONTACT of an enemy it did not start touching, and,
     for a charge, ending in base contact with `contact_target`.
     """
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-    radii = np.asarray(radii, dtype=float).reshape(-1)
+    table, xy, radii, flying = mover.table, mover.xy, mover.radii, mover.flying
     p = np.asarray(path, dtype=float).reshape(-1, 2)
     if len(p) == 0:
         return PathProblem("R-M2", "the path is empty")
@@ -96,7 +85,7 @@ def check_path(
     length = path_length(p)
     if length > max_length + LENGTH_TOL:
         return PathProblem("R-M2", f'the path is {length:.2f}" long; the allowance is {max_length:.2f}"')
-    r = float(radii[mover])
+    r = mover.radius
     if _off_table(table, p, r).any():
         return PathProblem("R-M2", "the path leaves the table")
     if flying and not table.clear_of_impassable(p[-1:], r)[0]:
@@ -105,9 +94,7 @@ def check_path(
         )
     p0 = p[:-1] if len(p) > 1 else p
     p1 = p[1:] if len(p) > 1 else p
-    obs = _obstacles(
-        table, mover, xy, radii, enemy, p[0], flying=flying, ignore=ignore, target=contact_target
-    )
+    obs = mover.obstacles(p[0], target=contact_target)
     bad_b, bad_t = _violations(obs, p0, p1)
     if bad_t.any():
         j = int(np.flatnonzero(bad_t.any(axis=0))[0])
@@ -121,13 +108,13 @@ def check_path(
             return PathProblem("R-M2", f"passes through the base of model {m}")
         return PathProblem("R-M3", f"comes into base contact with enemy model {m}")
     end = p[-1]
-    en = np.asarray(enemy, dtype=bool)
+    en = mover.enemies
     # Enemies touched at the start may be moved away along, but the move may not end in contact.
     gap = np.sqrt(((xy - end) ** 2).sum(-1)) - radii - r
     still = en & (gap <= CONTACT)
-    still[mover] = False
-    if ignore is not None:
-        still &= ~np.asarray(ignore, dtype=bool)
+    still[mover.index] = False
+    if mover.ignore is not None:
+        still &= ~np.asarray(mover.ignore, dtype=bool)
     if contact_target is not None:
         still[contact_target] = False
         g = float(gap[contact_target])
@@ -139,32 +126,21 @@ def check_path(
 
 
 def check_straight_moves(
-    table: Table,
-    mover: int,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    max_length: float,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
+    mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_length: float
 ) -> np.ndarray:
     """Batch form of `check_path` for many straight moves of one mover: (m,) bool legal.
 
     The same rules as `check_path` (without a charge target); enemies touched at the start of
     each move may be moved away from. One set of numpy kernels for all the moves.
     """
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-    radii = np.asarray(radii, dtype=float).reshape(-1)
+    table, flying = mover.table, mover.flying
     s = np.asarray(starts, dtype=float).reshape(-1, 2)
     e = np.asarray(ends, dtype=float).reshape(-1, 2)
     s = np.broadcast_to(s, e.shape) if len(s) == 1 else s
-    r = float(radii[mover])
-    obs = _obstacles(table, mover, xy, radii, None, s[0], flying=flying, ignore=ignore, target=None)
+    r = mover.radius
+    obs = mover.obstacles(s[0], contact=False)
     if len(e) <= STRAIGHT_SMALL:
-        ok_py = _straight_py(table, obs, s, e, np.asarray(enemy, dtype=bool)[obs.model], max_length)
+        ok_py = _straight_py(table, obs, s, e, mover.enemies[obs.model], max_length)
         return ok_py & table.clear_of_impassable(e, r) if flying else ok_py
     d = e - s
     ok = np.sqrt((d * d).sum(-1)) <= max_length + LENGTH_TOL
@@ -173,7 +149,7 @@ def check_straight_moves(
         ok &= table.clear_of_impassable(e, r)
     bad_b, bad_t = _violations(obs, s, e)
     ok &= ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
-    en = np.asarray(enemy, dtype=bool)[obs.model]
+    en = mover.enemies[obs.model]
     if en.any():
         c = obs.centres[en]
         lim = obs.clearance[en] + CONTACT

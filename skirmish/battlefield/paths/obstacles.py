@@ -1,4 +1,8 @@
-"""What a mover must keep clear of: the bottom of `paths`.
+"""Who moves, and what it must keep clear of: the bottom of `paths`.
+
+A `Mover` is the question every paths function asks about (which model, on which table, among
+which bases, who is an enemy, whether it flies, who is out of play), so each call names only
+what differs: the path, the goal, the budget.
 
 The obstacles of one question (other bases with their clearances, impassable pieces with their
 edges) are gathered once and then asked about by every kernel call; this module knows the rules
@@ -8,7 +12,9 @@ of segments, so the kernels above it stay pure geometry.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +81,6 @@ def _obstacles(
     flying: bool,
     ignore: np.ndarray | None,
     target: int | None,
-    contact: bool = True,
 ) -> _Obstacles:
     """Obstacles for a mover starting at `start`.
 
@@ -92,7 +97,7 @@ def _obstacles(
     idx = np.flatnonzero(keep)
     centres = xy[idx]
     clear = radii[idx] + r
-    if enemy is not None and contact:
+    if enemy is not None:
         en = np.asarray(enemy, dtype=bool)[idx]
         d0 = np.sqrt(((centres - start) ** 2).sum(-1))
         touching = d0 <= clear + CONTACT + 1e-9
@@ -131,3 +136,62 @@ def _obstacles(
         tlim * tlim,
         flying=bool(flying and len(table.impassable_index)),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class Mover:
+    """One model about to move, with everything on the table that decides where it may go.
+
+    Every paths function used to take the same seven arguments (table, model index, all base
+    centres, all radii, the enemy mask, flying, the out-of-play mask); a mover holds them so a
+    caller builds it once and asks several questions (a bot's candidates, then the engine's
+    check). `enemy=None` means nobody is an enemy (no R-M3 contact rule). The arrays are held,
+    not copied: build a mover for the position at hand, not to keep across moves.
+    """
+
+    table: Table
+    index: int
+    xy: np.ndarray
+    radii: np.ndarray
+    enemy: np.ndarray | None = None
+    _: dataclasses.KW_ONLY
+    flying: bool = False
+    ignore: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "xy", np.asarray(self.xy, dtype=float).reshape(-1, 2))
+        object.__setattr__(self, "radii", np.asarray(self.radii, dtype=float).reshape(-1))
+
+    def __repr__(self) -> str:
+        fly = ", flying" if self.flying else ""
+        return f"Mover(model {self.index} at {self.xy[self.index].tolist()}, r={self.radius}{fly})"
+
+    @property
+    def radius(self) -> float:
+        return float(self.radii[self.index])
+
+    @property
+    def enemies(self) -> np.ndarray:
+        """The enemy mask as a bool array over every model (all False when `enemy` is None)."""
+        if self.enemy is None:
+            return np.zeros(len(self.xy), dtype=bool)
+        return np.asarray(self.enemy, dtype=bool)
+
+    def obstacles(self, start: np.ndarray, *, target: int | None = None, contact: bool = True) -> _Obstacles:
+        """What this mover must keep clear of when it starts at `start` (see `_obstacles`);
+        `contact=False` leaves enemies at plain overlap clearance (the caller judges contact)."""
+        return _obstacles(
+            self.table,
+            self.index,
+            self.xy,
+            self.radii,
+            self.enemy if contact else None,
+            start,
+            flying=self.flying,
+            ignore=self.ignore,
+            target=target,
+        )
+
+    def replace(self, **changes: Any) -> Mover:
+        """The same mover with some fields changed (e.g. another `ignore` for a retreat)."""
+        return dataclasses.replace(self, **changes)

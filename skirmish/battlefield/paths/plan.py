@@ -13,8 +13,8 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
-from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles
-from skirmish.battlefield.paths.search import RING, _prepare, _search
+from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
+from skirmish.battlefield.paths.search import RING, _search
 from skirmish.battlefield.table import Table
 
 APPROACH = 0.001
@@ -48,28 +48,17 @@ def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> flo
     return None
 
 
-def move_toward(
-    table: Table,
-    mover: int,
-    goal: np.ndarray,
-    budget: float,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
-) -> np.ndarray | None:
+def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | None:
     """A legal path of length <= budget as far as possible along the shortest path toward `goal`.
 
     If the goal itself is occupied (a target's centre, a point in terrain) the path heads for
     the nearest free ring around it. The path never comes into contact with an enemy, so it is a
     failed charge's move (R-C3) as well as a plain move. None when no move is possible.
     """
-    xy, radii = _prepare(xy, radii)
-    start = xy[mover].copy()
+    table = mover.table
+    start = mover.xy[mover.index].copy()
     gl = np.asarray(goal, dtype=float).reshape(2)
-    obs = _obstacles(table, mover, xy, radii, enemy, start, flying=flying, ignore=ignore, target=None)
+    obs = mover.obstacles(start)
     if _legal_points(table, obs, gl[None, :])[0]:
         path = _search(table, obs, start, gl, 0.0)
     else:
@@ -90,42 +79,30 @@ def move_toward(
     return path
 
 
-def charge_path(
-    table: Table,
-    mover: int,
-    target: int,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
-) -> tuple[np.ndarray, float] | None:
+def charge_path(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
     """R-C3: the shortest path into base contact with `target`, and its length (the charge range).
 
     The path ends touching the target (edge distance APPROACH, well inside CONTACT), comes into
     contact with no other enemy, and goes around bases and impassable terrain. None if no point
-    of contact can be reached.
+    of contact can be reached. Memoised on the table, keyed on every input exactly.
     """
-    xy, radii = _prepare(xy, radii)
-    en = np.asarray(enemy, dtype=bool)
-    gone = None if ignore is None else np.asarray(ignore, dtype=bool)
+    gone = None if mover.ignore is None else np.asarray(mover.ignore, dtype=bool)
     key = (
         "charge",
-        mover,
+        mover.index,
         target,
-        bool(flying),
-        xy.tobytes(),
-        radii.tobytes(),
-        en.tobytes(),
+        bool(mover.flying),
+        mover.xy.tobytes(),
+        mover.radii.tobytes(),
+        mover.enemies.tobytes(),
         None if gone is None else gone.tobytes(),
     )
-    memo = table.path_memo
+    memo = mover.table.path_memo
     if key in memo:
         # The same question again (a bot measured this charge, the engine now resolves it).
         hit = memo[key]
         return None if hit is None else (hit[0].copy(), hit[1])
-    found = _charge_path_now(table, mover, target, xy, radii, en, flying, gone)
+    found = _charge_path_now(mover, target)
     if len(memo) >= PATH_MEMO:
         memo.pop(next(iter(memo)))
     memo[key] = found
@@ -136,45 +113,25 @@ PATH_MEMO = 256
 """Charge paths remembered per table (oldest forgotten first), keyed on every input exactly."""
 
 
-def _charge_path_now(
-    table: Table,
-    mover: int,
-    target: int,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    flying: bool,
-    ignore: np.ndarray | None,
-) -> tuple[np.ndarray, float] | None:
-    start = xy[mover].copy()
-    obs = _obstacles(table, mover, xy, radii, enemy, start, flying=flying, ignore=ignore, target=target)
-    goal_r = float(radii[mover] + radii[target]) + APPROACH
+def _charge_path_now(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
+    table, xy, radii = mover.table, mover.xy, mover.radii
+    start = xy[mover.index].copy()
+    obs = mover.obstacles(start, target=target)
+    goal_r = float(radii[mover.index] + radii[target]) + APPROACH
     path = _search(table, obs, start, xy[target], goal_r)
     if path is None or not _lands(table, obs, path[-1:])[0]:
         return None
     return path, path_length(path)
 
 
-def retreat_path(
-    table: Table,
-    mover: int,
-    away_from: np.ndarray,
-    distance: float,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
-) -> np.ndarray | None:
+def retreat_path(mover: Mover, away_from: np.ndarray, distance: float) -> np.ndarray | None:
     """R-E2: a legal straight move of up to `distance` that ends as far as possible from a point.
 
     Candidate moves fan out from straight away (0°, ±15°, ... ±90°) at several lengths, checked
     in one batch; the legal one ending farthest from `away_from` wins (the shorter on a tie, then
     the fan order). None if every candidate is illegal.
     """
-    xy, radii = _prepare(xy, radii)
-    start = xy[mover].copy()
+    start = mover.xy[mover.index].copy()
     away = np.asarray(away_from, dtype=float).reshape(2)
     d = start - away
     base_ang = math.atan2(d[1], d[0]) if float(np.hypot(*d)) > 1e-12 else 0.0
@@ -183,18 +140,7 @@ def retreat_path(
     fracs = np.linspace(1.0, 0.1, 10)
     dirs = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
     ends = (start[None, None, :] + distance * fracs[None, :, None] * dirs[:, None, :]).reshape(-1, 2)
-    ok = check_straight_moves(
-        table,
-        mover,
-        start[None, :],
-        ends,
-        xy,
-        radii,
-        enemy,
-        max_length=distance,
-        flying=flying,
-        ignore=ignore,
-    )
+    ok = check_straight_moves(mover, start[None, :], ends, max_length=distance)
     if not ok.any():
         return None
     far = np.sqrt(((ends - away) ** 2).sum(-1))

@@ -16,7 +16,7 @@ import numpy as np
 
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
 from skirmish.battlefield.paths.kernel import _seg_hits, _violations
-from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles
+from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
 from skirmish.battlefield.table import Table
 
@@ -362,30 +362,15 @@ def _search_now(
     return None
 
 
-def _prepare(xy: np.ndarray, radii: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return np.asarray(xy, dtype=float).reshape(-1, 2), np.asarray(radii, dtype=float).reshape(-1)
+def shortest_path(mover: Mover, goal: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
+    """Shortest path (k, 2) from `start` (the mover's position by default) to `goal` around
+    impassable terrain and other bases.
 
-
-def shortest_path(
-    table: Table,
-    start: np.ndarray,
-    goal: np.ndarray,
-    mover: int,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    *,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
-    enemy: np.ndarray | None = None,
-) -> np.ndarray | None:
-    """Shortest path (k, 2) from start to goal around impassable terrain and other bases.
-
-    With `enemy` given, enemies are also kept out of base contact (R-M3). None if the goal is
-    illegal or unreachable. The path is the exact shortest around the circles of `_astar`,
-    drawn with arcs as polylines (at most ARC_TOL per radian long).
+    With the mover's `enemy` given, enemies are also kept out of base contact (R-M3). None if
+    the goal is illegal or unreachable. The path is the exact shortest around the circles of
+    `_astar`, drawn with arcs as polylines (at most ARC_TOL per radian long).
     """
-    xy, radii = _prepare(xy, radii)
-    s = np.asarray(start, dtype=float).reshape(2)
+    s = np.asarray(mover.xy[mover.index] if start is None else start, dtype=float).reshape(2).copy()
     gl = np.asarray(goal, dtype=float).reshape(2)
-    obs = _obstacles(table, mover, xy, radii, enemy, s, flying=flying, ignore=ignore, target=None)
-    return _search(table, obs, s, gl, 0.0)
+    obs = mover.obstacles(s)
+    return _search(mover.table, obs, s, gl, 0.0)
