@@ -23,11 +23,11 @@ from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
 from skirmish.engine import setup
-from skirmish.engine.actions import Action, EndStep
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, EndStep
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, ranged_weapons
 from skirmish.engine.game import Game
 from skirmish.engine.phases import SPECS
-from skirmish.engine.state import ModelState, ranged_weapons
 
 OVERLAP_TOLERANCE = 1e-3
 """Inches two bases may interpenetrate before it counts as overlap (float noise of contact)."""
@@ -136,7 +136,7 @@ def keep_only(game: Game, model_ids: Iterable[str], *, sentinels: Iterable[str] 
 
 def advance_until(game: Game, done: Any, *, limit: int = 400) -> None:
     """Pass (`EndStep`, or `Decline` an offer) until `done(game)` holds."""
-    from skirmish.engine.actions import Decline
+    from skirmish.engine.core.actions import Decline
 
     for _ in range(limit):
         if done(game):

@@ -28,7 +28,7 @@ from skirmish.battlefield.sample import random_table, scatter_bases  # noqa: E40
 from skirmish.battlefield.sight import INSET, lengths_inside, sight_evidence, sight_pairs  # noqa: E402
 from skirmish.battlefield.table import Table  # noqa: E402
 from skirmish.data.scenario import Cover, Terrain  # noqa: E402
-from skirmish.engine.actions import Charge  # noqa: E402
+from skirmish.engine.core.actions import Charge  # noqa: E402
 from skirmish.engine.game import Game  # noqa: E402
 
 # -- R-C3: the runner, its friend and the target -------------------------------------------------

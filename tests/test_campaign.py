@@ -12,7 +12,7 @@ from helpers_engine import advance_to, keep_only, m, place
 from skirmish.cli.main import main
 from skirmish.data.errors import DataError
 from skirmish.engine import campaign as cp
-from skirmish.engine.actions import Decline, EndStep, Shoot, UseAbility
+from skirmish.engine.core.actions import Decline, EndStep, Shoot, UseAbility
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios_pursuit import parse_config
 

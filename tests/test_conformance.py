@@ -16,7 +16,7 @@ import pytest
 from helpers_engine import SCENARIOS, check_invariants, position, scenario, troupe
 
 from skirmish.bots.runner import seat_bots
-from skirmish.engine.actions import Shoot
+from skirmish.engine.core.actions import Shoot
 from skirmish.engine.game import Game
 
 SHIPPED = sorted(p.stem for p in Path(SCENARIOS).glob("*.toml"))

@@ -18,7 +18,7 @@ from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.data.errors import DataError
-from skirmish.engine.actions import Attack, Build, Decline, Defend, UseAbility
+from skirmish.engine.core.actions import Attack, Build, Decline, Defend, UseAbility
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import BuildError, check_build, parse_build, parse_piece
 from skirmish.engine.duel.templates import TEMPLATES, arms, candidate_texts, realise

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers_engine import advance_to, assert_illegal, keep_only, last_event, m, new_game, place, rolls_since
 
-from skirmish.engine.actions import Decline, Move, React, Shoot, UseAbility
+from skirmish.engine.core.actions import Decline, Move, React, Shoot, UseAbility
 
 
 def test_r_p4_earth_wall_raises_impassable_sight_blocking_terrain_and_undo_takes_it_down() -> None:

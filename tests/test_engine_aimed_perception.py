@@ -15,7 +15,7 @@ from helpers_engine import (
     troupe,
 )
 
-from skirmish.engine.actions import Shoot, TakeCover, UseAbility
+from skirmish.engine.core.actions import Shoot, TakeCover, UseAbility
 from skirmish.engine.game import Game
 
 

@@ -25,9 +25,9 @@ from helpers_engine import (
     with_profile,
 )
 
-from skirmish.engine.actions import Charge, CounterCharge, Decline, EndStep, Shoot, TakeCover
-from skirmish.engine.melee import melee_score
-from skirmish.engine.shooting import shot_scores, shot_specs
+from skirmish.engine.core.actions import Charge, CounterCharge, Decline, EndStep, Shoot, TakeCover
+from skirmish.engine.steps.melee import melee_score
+from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 SOKKA_WITH_BOW = with_profile(troupe("team_avatar"), "sokka", weapons=["sword", "bow"])
 """Shipped Sokka (Ranged 2, as Model A of the seed) with the standard 18" bow instead of his 12"
@@ -313,7 +313,7 @@ def test_r_c3_charge_range_is_the_path_length_around_impassable_terrain() -> Non
     advance_to(g, "charges", 0)
     toph, zuko = m(g, "p0.toph"), m(g, "p1.zuko")
     assert g.distance(toph, zuko) == pytest.approx(5.0) and g.sees(toph, zuko)
-    from skirmish.engine.charges import measure
+    from skirmish.engine.steps.charges import measure
 
     found = measure(g, toph, zuko)
     assert found is not None and found[1] > 6.0
@@ -444,7 +444,7 @@ def test_r_c4_melee_continues_in_later_turns_and_model_stays_in_melee() -> None:
     advance_to(g, "charges", 0)
     g.dice.force(3, 1)  # turn 1: a tie
     advance_to(g, "movement", 0, turn=2)
-    from skirmish.engine.actions import Move
+    from skirmish.engine.core.actions import Move
 
     assert not any(isinstance(a, Move) and a.model in ("p0.sokka", "p1.zuko") for a in g.legal_actions())
     assert_illegal(g, Move("p0.sokka", ((28.0, 10.0), (28.0, 8.0))), "R-M3", "in melee")

@@ -17,7 +17,7 @@ from helpers_engine import (
     with_profile,
 )
 
-from skirmish.engine.actions import Advance, Disengage, EndStep, Move, Shoot
+from skirmish.engine.core.actions import Advance, Disengage, EndStep, Move, Shoot
 
 
 def _won_melee(sokka_profile: dict | None = None, extra: dict | None = None):
@@ -210,7 +210,7 @@ def test_r_m4_a_model_taking_cover_that_wins_its_melee_does_not_advance() -> Non
     keep_only(g, ["p0.sokka", "p1.fire_soldier_1"])
     place(g, {"p1.fire_soldier_1": (31.0, 31.0), "p0.sokka": (31.0, 26.0)})
     advance_to(g, "take_cover", 1)
-    from skirmish.engine.actions import Charge, TakeCover
+    from skirmish.engine.core.actions import Charge, TakeCover
 
     g.apply(TakeCover("p1.fire_soldier_1"))
     advance_to(g, "charges", 0)

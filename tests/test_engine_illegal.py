@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from helpers_engine import advance_to, assert_illegal, keep_only, m, new_game, place
 
-from skirmish.engine.actions import (
+from skirmish.engine.core.actions import (
     Advance,
     Charge,
     CounterCharge,

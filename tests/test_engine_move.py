@@ -16,7 +16,7 @@ from helpers_engine import (
     rolls_since,
 )
 
-from skirmish.engine.actions import Charge, EndStep, Move, Shoot, TakeCover
+from skirmish.engine.core.actions import Charge, EndStep, Move, Shoot, TakeCover
 
 
 def _moves_game(**positions: tuple[float, float]):
@@ -205,7 +205,7 @@ def test_r_m4_taking_cover_model_does_not_charge_and_is_shot_through_a_wall_shie
     g.apply(Shoot("p1.zuko", "p0.katara", "fire_blast"))
     # Katara may deflect the bending attack: decline to see the roll.
     if g.state.pending is not None:
-        from skirmish.engine.actions import Decline
+        from skirmish.engine.core.actions import Decline
 
         g.apply(Decline())
     assert rolls_since(g, start) == [1, 6, 1, 3]
@@ -243,7 +243,7 @@ def test_r_m5_perception_test_passes_on_a_roll_at_or_below_perception(roll: int,
         g.dice.force(1, 6)  # then the shot misses: 1 vs 6
     g.apply(Shoot("p1.zuko", "p0.katara", "fire_jab"))
     if g.state.pending is not None:
-        from skirmish.engine.actions import Decline
+        from skirmish.engine.core.actions import Decline
 
         g.apply(Decline())
     perception = last_event(g, "perception")

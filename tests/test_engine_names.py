@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers_engine import new_game, troupe  # noqa: E402
 
-from skirmish.engine.names import display_names, model_number  # noqa: E402
+from skirmish.engine.core.names import display_names, model_number  # noqa: E402
 
 
 def test_identical_models_are_numbered_and_the_hash_ignores_names() -> None:

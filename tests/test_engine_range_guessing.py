@@ -18,7 +18,7 @@ from helpers_engine import (
 )
 
 from skirmish.engine import ruler
-from skirmish.engine.actions import Shoot, UseAbility
+from skirmish.engine.core.actions import Shoot, UseAbility
 from skirmish.engine.game import Game
 
 

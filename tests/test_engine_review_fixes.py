@@ -5,10 +5,10 @@ from __future__ import annotations
 from helpers_engine import advance_past, advance_to, keep_only, m, new_game, place, scenario, troupe
 
 from skirmish.data.scenario import Side, Zone
-from skirmish.engine.actions import Move, Shoot, UseAbility
+from skirmish.engine.core.actions import Move, Shoot, UseAbility
 from skirmish.engine.game import Game
-from skirmish.engine.movement import flies
-from skirmish.engine.shooting import shot_scores, shot_specs
+from skirmish.engine.steps.movement import flies
+from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 
 def test_r_b4_glide_lasts_for_the_move_only_then_cover_counts() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from helpers_engine import advance_to, keep_only, m, new_game, place, troupe, with_count, with_profile
 
-from skirmish.engine.actions import Charge
-from skirmish.engine.melee import melee_score
+from skirmish.engine.core.actions import Charge
+from skirmish.engine.steps.melee import melee_score
 
 
 def test_r_c4_charger_ending_inside_the_cover_gets_no_in_cover_bonus() -> None:

@@ -17,9 +17,9 @@ from helpers_engine import (
 )
 
 from skirmish.data.scenario import Side
-from skirmish.engine.actions import Deploy, EndStep, Shoot, TakeCover
+from skirmish.engine.core.actions import Deploy, EndStep, Shoot, TakeCover
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
+from skirmish.engine.steps.melee import melee_score
 
 
 # ----------------------------------------------------------------- R-M3: no contact at deployment
@@ -81,7 +81,7 @@ def test_r_c4_two_hand_bonus_only_when_fighting_with_the_two_hand_weapon() -> No
 
 
 def test_r_c4_melee_hits_with_the_weapon_whose_bonus_counts() -> None:
-    from skirmish.engine.state import melee_weapon
+    from skirmish.engine.core.state import melee_weapon
 
     tr = with_profile(troupe("kyoshi_warriors"), "kyoshi_warrior", weapons=["war_fans", "war_hammer"])
     g = new_game(troupes=[tr, troupe("zuko_hunting_party")])

@@ -11,7 +11,7 @@ from helpers_engine import (
     troupe,
 )
 
-from skirmish.engine.actions import Shoot, UseAbility
+from skirmish.engine.core.actions import Shoot, UseAbility
 from skirmish.engine.game import Game
 
 
@@ -36,7 +36,7 @@ def test_r_c2_a_model_kod_earlier_in_the_shooting_step_still_uses_its_ranged_abi
     g.apply(throw)
     assert m(g, "p0.sokka").limping and mai.fired
     # Once removed (R-C2's removal step) it does nothing more.
-    from skirmish.engine.shooting import remove_casualties
+    from skirmish.engine.effects.damage import remove_casualties
 
     remove_casualties(g)
     assert all(getattr(a, "model", None) != "p1.mai" for a in g.legal_actions())

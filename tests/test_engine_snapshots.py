@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from skirmish.data.catalogue import find_scenario, find_troupe
-from skirmish.engine.actions import EndStep, Move
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import EndStep, Move
+from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.game import Game
 
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from skirmish.engine.actions import (
+from skirmish.engine.core.actions import (
     Advance,
     Charge,
     CounterCharge,
@@ -27,7 +27,7 @@ from skirmish.engine.actions import (
     TakeCover,
     UseAbility,
 )
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.game import Game
 
 MODELS = [

@@ -19,7 +19,7 @@ from helpers_engine import (
 
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.scenario import Victory
-from skirmish.engine.actions import Advance, Charge, EndStep, Move, Shoot, TakeCover
+from skirmish.engine.core.actions import Advance, Charge, EndStep, Move, Shoot, TakeCover
 from skirmish.engine.game import Game
 from skirmish.engine.phases import STEP_INDEX, TURN
 
@@ -164,7 +164,7 @@ def test_r_t3_game_ends_when_one_side_of_allies_is_left() -> None:
     g.dice.force(6, 1, 1)  # Bumi's rock fist hits Pakku; his furs fail: KO'd, the last of team 1
     g.apply(Shoot("p0.bumi", "p2.pakku", "rock_fist"))
     if g.state.pending is not None:
-        from skirmish.engine.actions import Decline
+        from skirmish.engine.core.actions import Decline
 
         g.apply(Decline())
     advance_to(g, "turn_end") if not g.over else None

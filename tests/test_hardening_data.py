@@ -372,7 +372,7 @@ def test_replay_action_bound_matches_the_bots_bound() -> None:
 def _engine_effects() -> set[str]:
     """Every effect name the engine source compares an ability's `effect` with, or lists as effects."""
     found: set[str] = set()
-    for path in (ROOT / "skirmish" / "engine").glob("*.py"):
+    for path in (ROOT / "skirmish" / "engine").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Compare) and _is_effect(node.left):
@@ -394,7 +394,8 @@ def _strings(node: ast.AST) -> set[str]:
 
 
 def test_every_engine_effect_is_in_the_schema_and_back() -> None:
-    from skirmish.engine.abilities import ACTIVE_EFFECTS, REACTIONS
+    from skirmish.engine.abilities import ACTIVE_EFFECTS
+    from skirmish.engine.effects.reactions import REACTIONS
 
     engine = _engine_effects()
     assert engine >= ACTIVE_EFFECTS | REACTIONS
@@ -405,7 +406,7 @@ def test_every_param_the_engine_reads_is_in_the_schema() -> None:
     """`a.params.get("x", ...)` in the engine: `x` is a declared parameter of some effect."""
     declared = {p for params in EFFECTS.values() for p in params}
     read: set[str] = set()
-    for path in [*(ROOT / "skirmish" / "engine").glob("*.py"), ROOT / "skirmish/sim/odds_table.py"]:
+    for path in [*(ROOT / "skirmish" / "engine").rglob("*.py"), ROOT / "skirmish/sim/odds_table.py"]:
         read |= set(re.findall(r"""\b(?:params|p)\.get\(\s*"(\w+)\"""", path.read_text(encoding="utf-8")))
     assert read and read <= declared, read - declared
 

@@ -19,8 +19,8 @@ from skirmish.data.armoury import Timing
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.effects import EFFECTS, Param
 from skirmish.data.troupe import Troupe
-from skirmish.engine.actions import UseAbility
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import UseAbility
+from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.game import Game
 from skirmish.rules.dice import Dice
 

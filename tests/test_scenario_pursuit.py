@@ -17,12 +17,12 @@ from helpers_engine import advance_to, events, keep_only, m, new_game, place
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario
 from skirmish.data.errors import DataError
-from skirmish.engine.actions import Decline, EndStep, Shoot, TakeCover
-from skirmish.engine.damage import inflict
-from skirmish.engine.deploy import free_spot
+from skirmish.engine.core.actions import Decline, EndStep, Shoot, TakeCover
+from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, parse_replay, verify
 from skirmish.engine.scenarios_pursuit import PursuitRules, parse_config
+from skirmish.engine.steps.deploy import free_spot
 from skirmish.rules.dice import Dice
 
 HEROES = ["p0.aang", "p0.katara", "p0.sokka", "p0.appa"]

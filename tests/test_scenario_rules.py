@@ -24,12 +24,12 @@ from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Victory
-from skirmish.engine.actions import Decline, EndStep, Move, React, Shoot, UseAbility
-from skirmish.engine.damage import inflict
+from skirmish.engine.core.actions import Decline, EndStep, Move, React, Shoot, UseAbility
 from skirmish.engine.duel.rules import DuelRules
+from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
-from skirmish.engine.shooting import shot_scores, shot_specs
 from skirmish.engine.special_rules import EscortRules, ScenarioSpecials
+from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 SCENARIOS = [p.stem for p in shipped("scenarios")]
 MAX_TURNS = 4

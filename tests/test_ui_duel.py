@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers_engine import advance_to, new_game, place, troupe  # noqa: E402
 from test_ui_scenes import key, post_and_frame  # noqa: E402
 
-from skirmish.engine.actions import Attack, Build, Defend  # noqa: E402
+from skirmish.engine.core.actions import Attack, Build, Defend  # noqa: E402
 from skirmish.ui.app import App  # noqa: E402
 from skirmish.ui.battle import BattleScene  # noqa: E402
 from skirmish.ui.duel_view import action_label  # noqa: E402

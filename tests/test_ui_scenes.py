@@ -22,10 +22,10 @@ import shapely
 
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.cli.play_cmds import setup
-from skirmish.engine.actions import EndStep, Move, Shoot
+from skirmish.engine.core.actions import EndStep, Move, Shoot
+from skirmish.engine.core.state import state_hash
 from skirmish.engine.game import Game
 from skirmish.engine.replay import Replay, load_replay, save_game
-from skirmish.engine.state import state_hash
 from skirmish.ui.app import App
 from skirmish.ui.battle import BattleScene, save_path
 from skirmish.ui.endscreen import EndScene

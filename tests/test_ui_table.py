@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers_engine import end_steps, keep_only, new_game, place  # noqa: E402
 from test_ui_scenes import key, post_and_frame  # noqa: E402
 
-from skirmish.engine.actions import EndStep  # noqa: E402
+from skirmish.engine.core.actions import EndStep  # noqa: E402
 from skirmish.ui.app import App  # noqa: E402
 from skirmish.ui.battle import BattleScene  # noqa: E402
 from skirmish.ui.handover import END_STEP_GUARD_SECONDS  # noqa: E402
@@ -121,7 +121,7 @@ def test_ui_r_p4_card_menu_and_shoot_button_say_what_things_do(app):
     """Item 9: the card lists range, effect and rules text of every weapon and ability and the
     active buffs (Avatar State's +2 Ranged); the ability menu and the Shoot button say the same."""
     from skirmish.data.scenario import Victory
-    from skirmish.engine.actions import UseAbility
+    from skirmish.engine.core.actions import UseAbility
 
     # The duel's arena and Avatars in the standard turn (the Duel itself plays techniques, no shots).
     g = new_game("avatar_duel", victory=Victory.last_standing, special={})

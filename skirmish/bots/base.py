@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from skirmish.engine.actions import Action
+from skirmish.engine.core.actions import Action
 from skirmish.engine.game import Game
 
 

@@ -19,13 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from skirmish.engine import movement
-from skirmish.engine.actions import Action, Attack, Build, Decline, Defend, EndStep, Move, UseAbility
+from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend, EndStep, Move, UseAbility
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import Piece, format_build, parse_piece
 from skirmish.engine.duel.templates import arms, realise
 from skirmish.engine.game import Game
-from skirmish.engine.state import ModelState
+from skirmish.engine.steps import movement
 from skirmish.rules.dice import Dice, derive_seed
 
 GENERIC_DEFENCE = ("earth.L.stand", "water.M.deflect", "air.S.stand")

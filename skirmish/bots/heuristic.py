@@ -17,11 +17,12 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
-from skirmish.engine import abilities, charges, end_phase, movement, shooting
-from skirmish.engine.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
+from skirmish.engine import abilities
+from skirmish.engine.core.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 from skirmish.engine.queries import matchup
-from skirmish.engine.state import ModelState
+from skirmish.engine.steps import charges, end_phase, movement, shooting
 
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
@@ -172,7 +173,7 @@ class HeuristicBot:
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
-        from skirmish.engine.damage import saves_of
+        from skirmish.engine.effects.damage import saves_of
         from skirmish.rules.odds import unsaved_probability
 
         armour, shield = saves_of(game, m)

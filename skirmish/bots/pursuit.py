@@ -23,11 +23,12 @@ import numpy as np
 import shapely
 
 from skirmish.bots.heuristic import HeuristicBot
-from skirmish.engine import abilities, movement
-from skirmish.engine.actions import Action, Shoot, TakeCover, UseAbility
+from skirmish.engine import abilities
+from skirmish.engine.core.actions import Action, Shoot, TakeCover, UseAbility
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios_pursuit import PursuitRules
-from skirmish.engine.state import ModelState
+from skirmish.engine.steps import movement
 
 AVATAR = "avatar"
 """The keyword of the hero the Fire Nation is hunting (the heroes lose if he is caught)."""

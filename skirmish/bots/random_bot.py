@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skirmish.engine.actions import Action
+from skirmish.engine.core.actions import Action
 from skirmish.engine.game import Game
 from skirmish.rules.dice import Dice, derive_seed
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Game": ("skirmish.engine.game", "Game"),
-    "IllegalAction": ("skirmish.engine.errors", "IllegalAction"),
-    "Event": ("skirmish.engine.log", "Event"),
+    "IllegalAction": ("skirmish.engine.core.errors", "IllegalAction"),
+    "Event": ("skirmish.engine.core.log", "Event"),
     "Refusal": ("skirmish.engine.queries", "Refusal"),
     "why_not": ("skirmish.engine.queries", "why_not"),
     "matchup": ("skirmish.engine.queries", "matchup"),
@@ -28,20 +28,20 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "setup": ("skirmish.engine.setup", None),
     "Replay": ("skirmish.engine.replay", "Replay"),
     "load_replay": ("skirmish.engine.replay", "load_replay"),
-    "Action": ("skirmish.engine.actions", "Action"),
-    "EndStep": ("skirmish.engine.actions", "EndStep"),
-    "Deploy": ("skirmish.engine.actions", "Deploy"),
-    "Move": ("skirmish.engine.actions", "Move"),
-    "TakeCover": ("skirmish.engine.actions", "TakeCover"),
-    "Shoot": ("skirmish.engine.actions", "Shoot"),
-    "Charge": ("skirmish.engine.actions", "Charge"),
-    "CounterCharge": ("skirmish.engine.actions", "CounterCharge"),
-    "Decline": ("skirmish.engine.actions", "Decline"),
-    "UseAbility": ("skirmish.engine.actions", "UseAbility"),
-    "React": ("skirmish.engine.actions", "React"),
-    "Advance": ("skirmish.engine.actions", "Advance"),
-    "Disengage": ("skirmish.engine.actions", "Disengage"),
-    "parse_action": ("skirmish.engine.actions", "parse_action"),
+    "Action": ("skirmish.engine.core.actions", "Action"),
+    "EndStep": ("skirmish.engine.core.actions", "EndStep"),
+    "Deploy": ("skirmish.engine.core.actions", "Deploy"),
+    "Move": ("skirmish.engine.core.actions", "Move"),
+    "TakeCover": ("skirmish.engine.core.actions", "TakeCover"),
+    "Shoot": ("skirmish.engine.core.actions", "Shoot"),
+    "Charge": ("skirmish.engine.core.actions", "Charge"),
+    "CounterCharge": ("skirmish.engine.core.actions", "CounterCharge"),
+    "Decline": ("skirmish.engine.core.actions", "Decline"),
+    "UseAbility": ("skirmish.engine.core.actions", "UseAbility"),
+    "React": ("skirmish.engine.core.actions", "React"),
+    "Advance": ("skirmish.engine.core.actions", "Advance"),
+    "Disengage": ("skirmish.engine.core.actions", "Disengage"),
+    "parse_action": ("skirmish.engine.core.actions", "parse_action"),
     "STEPS": ("skirmish.engine.phases", "SPECS"),
 }
 
@@ -65,23 +65,23 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors
     from skirmish.engine import setup as setup
-    from skirmish.engine.actions import Action as Action
-    from skirmish.engine.actions import Advance as Advance
-    from skirmish.engine.actions import Charge as Charge
-    from skirmish.engine.actions import CounterCharge as CounterCharge
-    from skirmish.engine.actions import Decline as Decline
-    from skirmish.engine.actions import Deploy as Deploy
-    from skirmish.engine.actions import Disengage as Disengage
-    from skirmish.engine.actions import EndStep as EndStep
-    from skirmish.engine.actions import Move as Move
-    from skirmish.engine.actions import React as React
-    from skirmish.engine.actions import Shoot as Shoot
-    from skirmish.engine.actions import TakeCover as TakeCover
-    from skirmish.engine.actions import UseAbility as UseAbility
-    from skirmish.engine.actions import parse_action as parse_action
-    from skirmish.engine.errors import IllegalAction as IllegalAction
+    from skirmish.engine.core.actions import Action as Action
+    from skirmish.engine.core.actions import Advance as Advance
+    from skirmish.engine.core.actions import Charge as Charge
+    from skirmish.engine.core.actions import CounterCharge as CounterCharge
+    from skirmish.engine.core.actions import Decline as Decline
+    from skirmish.engine.core.actions import Deploy as Deploy
+    from skirmish.engine.core.actions import Disengage as Disengage
+    from skirmish.engine.core.actions import EndStep as EndStep
+    from skirmish.engine.core.actions import Move as Move
+    from skirmish.engine.core.actions import React as React
+    from skirmish.engine.core.actions import Shoot as Shoot
+    from skirmish.engine.core.actions import TakeCover as TakeCover
+    from skirmish.engine.core.actions import UseAbility as UseAbility
+    from skirmish.engine.core.actions import parse_action as parse_action
+    from skirmish.engine.core.errors import IllegalAction as IllegalAction
+    from skirmish.engine.core.log import Event as Event
     from skirmish.engine.game import Game as Game
-    from skirmish.engine.log import Event as Event
     from skirmish.engine.phases import SPECS
 
     STEPS = SPECS

@@ -17,14 +17,15 @@ from skirmish.battlefield.measure import CONTACT
 from skirmish.battlefield.physics import push
 from skirmish.data.armoury import Ability
 from skirmish.data.scenario import Cover, Terrain
-from skirmish.engine.actions import Action, Decline, React, UseAbility
-from skirmish.engine.damage import heal, inflict
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState, Pending, abilities_of
+from skirmish.engine.core.actions import UseAbility
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, abilities_of
+from skirmish.engine.effects.damage import heal, inflict
+from skirmish.engine.effects.senses import finds_hidden
+from skirmish.engine.effects.shots import can_fire
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
-    from skirmish.engine.shooting import ShotSpec
+    from skirmish.engine.core.context import Ctx
 
 TIMING_STEP = {
     "move": "movement",
@@ -37,8 +38,6 @@ TIMING_STEP = {
 """The step in which an ability of each timing is used (melee abilities just before the melee is fought)."""
 
 ACTIVE_EFFECTS = {"heal", "wall", "push", "glide", "chi_block", "nullify_cover", "buff", "limp"}
-REACTIONS = {"reaction_block", "reaction_deflect", "reaction_reflect", "redirect"}
-WEAK_TO = {"fire": "water", "water": "fire", "earth": "air", "air": "earth"}
 AIMED = ("push", "nullify_cover", "limp")
 """Abilities aimed at an enemy like a shot (R-C1, R-C6): a visible target, declared before measuring
 (wasted when out of range unless `premeasure`), a Perception test against a model Taking Cover."""
@@ -47,18 +46,7 @@ SHOTS = ("push", "limp")
 Nullifying cover is not: it only serves the model's own shot (ruling in docs/rules.md, R-C6)."""
 
 
-def sense_range(game: Game, m: ModelState) -> float:
-    """Seismic Sense: the range within which a model sees through sight-blocking terrain and hiding models."""
-    if not m.active:
-        return 0.0
-    best = 0.0
-    for a in abilities_of(m, game.armoury(m)):
-        if a.effect == "sense":
-            best = max(best, float(a.params.get("range", a.range or 0)))
-    return best
-
-
-def _usable(game: Game, m: ModelState, a: Ability) -> bool:
+def _usable(game: Ctx, m: ModelState, a: Ability) -> bool:
     if a.effect not in ACTIVE_EFFECTS or TIMING_STEP.get(a.timing.value) != game.state.step:
         return False
     if game.rules.element_blocked(m, a.element):
@@ -66,8 +54,6 @@ def _usable(game: Game, m: ModelState, a: Ability) -> bool:
     if m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
         return False
     if game.state.step == "shooting" and a.effect in AIMED:
-        from skirmish.engine.shooting import can_fire
-
         # R-C2 simultaneous fire: a model KO'd earlier in this shooting step still uses a ranged
         # ability, as it still fires its bow; one not yet fired (R-C6), not locked in melee.
         return can_fire(game, m)
@@ -87,7 +73,7 @@ def reach(a: Ability) -> float:
     return _range(a, 6.0)
 
 
-def _targets(game: Game, m: ModelState, a: Ability, *, measured: bool = True) -> list[ModelState]:
+def _targets(game: Ctx, m: ModelState, a: Ability, *, measured: bool = True) -> list[ModelState]:
     """Who `a` may be used on now. `measured=False` leaves out the premeasured range of aimed abilities."""
     s = game.state
     if a.effect == "heal":
@@ -121,7 +107,7 @@ def _targets(game: Game, m: ModelState, a: Ability, *, measured: bool = True) ->
     return []
 
 
-def _wall_point(game: Game, m: ModelState, a: Ability) -> tuple[float, float] | None:
+def _wall_point(game: Ctx, m: ModelState, a: Ability) -> tuple[float, float] | None:
     """A useful place for a wall: between the model and its nearest enemy, within range."""
     s = game.state
     foes = [t for t in s.models if t.active and game.enemies(m, t)]
@@ -138,7 +124,7 @@ def _wall_point(game: Game, m: ModelState, a: Ability) -> tuple[float, float] | 
     return (float(p[0]), float(p[1]))
 
 
-def candidates(game: Game, player: int) -> list[UseAbility]:
+def candidates(game: Ctx, player: int) -> list[UseAbility]:
     out: list[UseAbility] = []
     for m in game.player_models(player):
         for a in abilities_of(m, game.armoury(m)):
@@ -155,12 +141,12 @@ def candidates(game: Game, player: int) -> list[UseAbility]:
     return out
 
 
-def has_options(game: Game, player: int) -> bool:
+def has_options(game: Ctx, player: int) -> bool:
     return bool(candidates(game, player))
 
 
 def _wall_piece(
-    game: Game, m: ModelState, a: Ability, at: tuple[float, float]
+    game: Ctx, m: ModelState, a: Ability, at: tuple[float, float]
 ) -> tuple[Terrain, shapely.Polygon]:
     s = game.state
     length, width = float(a.params.get("length", 4)), float(a.params.get("width", 1))
@@ -185,7 +171,7 @@ def _wall_piece(
     return terrain, shapely.Polygon(pts)
 
 
-def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]) -> str | None:
+def _wall_problem(game: Ctx, m: ModelState, a: Ability, at: tuple[float, float]) -> str | None:
     s = game.state
     if not all(math.isfinite(v) for v in at):
         return "the point must be finite"
@@ -204,22 +190,18 @@ def _wall_problem(game: Game, m: ModelState, a: Ability, at: tuple[float, float]
     return None
 
 
-def _simultaneous_fire(game: Game, m: ModelState) -> bool:
+def _simultaneous_fire(game: Ctx, m: ModelState) -> bool:
     """R-C2: in the shooting step a model KO'd earlier in this step still fires (and aims abilities)."""
-    from skirmish.engine.shooting import can_fire
-
     return game.state.step == "shooting" and can_fire(game, m)
 
 
-def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
+def _aim(game: Ctx, m: ModelState, a: Ability, target: ModelState) -> bool:
     """An aimed ability, declared and paid: measure now (R-C1), then the Perception test (R-M4, R-M5).
 
     False when it is spent without effect: the target proved out of range (only possible without
     `premeasure`, which refuses such a target first) or the test failed. The order is that of a
     shot (`shooting.do_shoot`), so the two never disagree on which die is rolled when.
     """
-    from skirmish.engine.shooting import finds_hidden
-
     ids = (m.id, target.id)
     distance, reach = game.distance(m, target), _range(a, 6.0)
     if distance > reach:
@@ -233,7 +215,7 @@ def _aim(game: Game, m: ModelState, a: Ability, target: ModelState) -> bool:
     return finds_hidden(game, m, target, f"use {a.title} on {target.name}", "the ability is spent")
 
 
-def do_use(game: Game, action: UseAbility) -> None:
+def do_use(game: Ctx, action: UseAbility) -> None:
     s = game.state
     m = game.model(action.model, rule="R-P4")
     if m.player != s.active_player:
@@ -342,9 +324,8 @@ def do_use(game: Game, action: UseAbility) -> None:
     elif a.effect == "wall":
         assert action.at is not None
         terrain, _ = _wall_piece(game, m, a, action.at)
-        game.table = game.table.with_piece(terrain)
+        game.add_terrain(game.table.with_piece(terrain))
         s.terrain_added.append(terrain.model_dump(mode="json"))
-        game.moved()
         game.emit("ability", f"{m.name} raises {a.title} at ({action.at[0]:.1f}, {action.at[1]:.1f})", ids)
     elif a.effect == "push":
         assert target is not None
@@ -375,106 +356,3 @@ def do_use(game: Game, action: UseAbility) -> None:
                 by=m,
                 source=a.title,
             )
-
-
-# ----------------------------------------------------------------- reactions (R-X2)
-def _power(spec: ShotSpec) -> int:
-    """An attack's power for Block (R-X2): its damage, as the ability texts define it."""
-    return spec.damage
-
-
-def reaction_options(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> list[Ability]:
-    """Reactions `target` could pay for against this bending attack."""
-    from skirmish.engine.movement import airborne
-
-    if spec.element is None or not target.active:
-        return []
-    out = []
-    weak = WEAK_TO.get(target.profile.elements[0].value) if target.profile.elements else None
-    for a in abilities_of(target, game.armoury(target)):
-        if (
-            a.effect not in REACTIONS
-            or a.ap_cost > target.ap
-            or target.buffs.get(f"used:{a.name}")
-            or game.rules.element_blocked(target, a.element)
-        ):
-            continue
-        if a.effect == "reaction_block":
-            if _power(spec) > int(a.params.get("power", 1)):
-                continue
-            if airborne(shooter) and not airborne(target):
-                continue  # airborne attacks are blocked only by airborne defenders
-        elif a.effect == "reaction_deflect":
-            # The deflecting technique's own element decides its weakness (a waterbender's
-            # Water Deflect fails against fire), else the defender's native element.
-            own = WEAK_TO.get(str(a.element)) if a.element else weak
-            if spec.element == own:
-                continue
-        elif a.effect == "redirect" and "lightning" not in spec.name:
-            continue
-        out.append(a)
-    return out
-
-
-def offer_reaction(game: Game, shooter: ModelState, target: ModelState, spec: ShotSpec) -> bool:
-    """Offer the target's player a reaction before the dice; True when the shot now waits for the answer."""
-    if not game.options.bending_reactions or not reaction_options(game, shooter, target, spec):
-        return False
-    game.state.pending = Pending("reaction", target.player, target.id, shooter.id, {"spec": spec.name})
-    game.emit("offer", f"{target.name} may react to {shooter.name}'s {spec.title}", (target.id, shooter.id))
-    return True
-
-
-def _pending_spec(game: Game) -> tuple[ModelState, ModelState, ShotSpec]:
-    from skirmish.engine.shooting import shot_specs
-
-    p = game.state.pending
-    assert p is not None and p.kind == "reaction"
-    target, shooter = game.model(p.model), game.model(p.target)
-    spec = next(sp for sp in shot_specs(game, shooter) if sp.name == p.data["spec"])
-    return shooter, target, spec
-
-
-def pending_actions(game: Game) -> list[Action]:
-    shooter, target, spec = _pending_spec(game)
-    return [*(React(target.id, a.name) for a in reaction_options(game, shooter, target, spec)), Decline()]
-
-
-def do_react(game: Game, action: React) -> None:
-    from skirmish.engine.shooting import resolve
-
-    p = game.state.pending
-    if p is None or p.kind != "reaction":
-        raise IllegalAction("R-X2", "no attack is waiting for a reaction")
-    shooter, target, spec = _pending_spec(game)
-    if action.model != target.id:
-        raise IllegalAction("R-X2", f"only {target.name} may react")
-    a = next((x for x in reaction_options(game, shooter, target, spec) if x.name == action.ability), None)
-    if a is None:
-        raise IllegalAction("R-X2", f"{target.name} cannot use `{action.ability}` against {spec.title}")
-    game.state.pending = None
-    target.ap -= a.ap_cost
-    target.buffs[f"used:{a.name}"] = 1
-    ids = (target.id, shooter.id)
-    if a.effect in ("reaction_block", "reaction_deflect"):
-        verb = "blocks" if a.effect == "reaction_block" else "deflects"
-        game.emit("reaction", f"{target.name} {verb} {shooter.name}'s {spec.title} with {a.title}", ids)
-        return
-    game.emit("reaction", f"{target.name} turns {shooter.name}'s {spec.title} back with {a.title}", ids)
-    resolve(game, target, shooter, spec)
-
-
-def do_decline(game: Game, action: Decline) -> None:
-    from skirmish.engine import charges
-    from skirmish.engine.shooting import resolve
-
-    p = game.state.pending
-    if p is None:
-        raise IllegalAction("R-C3", "there is nothing to decline")
-    if p.kind == "counter_charge":
-        charges.do_decline(game, action)
-        return
-    shooter, target, spec = _pending_spec(game)
-    game.state.pending = None
-    game.emit("decline", f"{target.name} does not react", (target.id,))
-    resolve(game, shooter, target, spec)

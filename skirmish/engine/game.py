@@ -25,15 +25,17 @@ from skirmish.data.loader import troupe_armoury
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine import abilities, charges, deploy, end_phase, melee, movement, scenario_rules, shooting
-from skirmish.engine.actions import Action, EndStep
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine import abilities, scenario_rules
+from skirmish.engine.core.actions import Action, Decline, EndStep
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.log import Event
+from skirmish.engine.core.names import display_names
+from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
+from skirmish.engine.effects import damage, reactions, senses
 from skirmish.engine.inputs import resolve_game_inputs
-from skirmish.engine.log import Event
-from skirmish.engine.names import display_names
 from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
 from skirmish.engine.skips import note_skip
-from skirmish.engine.state import GameState, ModelState, Pending, PlayerState, state_hash
+from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
 
 STEP_RULE = {
@@ -95,6 +97,9 @@ class Game:
         self.log: list[Event] = []
         self.history: list[Action] = []
         self._undo: list[_Snapshot] = []
+        self.memo: dict[str, Any] = {}
+        """Caches the rules keep between calls, keyed by the rule's own name (`Ctx.memo`): the one
+        place they live, so no rule stashes state in another object."""
         self._observers: list[Callable[[Event], None]] = []
         self._outbox: list[Event] = []
         self._version = 0
@@ -115,6 +120,7 @@ class Game:
         self._generators = {**_GENERATORS, **ext.get("generators", {})}
         self._handlers = {**_HANDLERS, **ext.get("handlers", {})}
         self._pending_gen = ext.get("pending", {})
+        self._decline = {**_DECLINE, **ext.get("decline", {})}
         deploy.auto_deploy(self)
         self._begin_step(DEPLOY.name)
         self._run_until_input()
@@ -226,6 +232,11 @@ class Game:
         self._melee = melee
         self._geo_version = self._version
 
+    def add_terrain(self, table: Table) -> None:
+        """Play on `table` from now on (it gained a piece: an Earth Wall); undo takes it back."""
+        self.table = table
+        self.moved()
+
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
         self._refresh_geo()
@@ -268,11 +279,11 @@ class Game:
 
     def _enemy_matrix(self) -> np.ndarray:
         """(n, n) True where two models are on different teams; teams never change in a game."""
-        cached = self.__dict__.get("_enemies")
+        cached: np.ndarray | None = self.memo.get("enemies")
         if cached is None or cached.shape[0] != len(self.state.models):
             teams = np.array([self.team(m) for m in self.state.models])
             cached = teams[:, None] != teams[None, :]
-            self.__dict__["_enemies"] = cached
+            self.memo["enemies"] = cached
         return cached
 
     def sight(self) -> np.ndarray:
@@ -306,7 +317,7 @@ class Game:
             vis[np.ix_(on, on)] = sub
             self._refresh_geo()
             for m in self.state.models:
-                sense = abilities.sense_range(self, m)
+                sense = senses.sense_range(self, m)
                 if sense > 0:
                     near = self._dist[m.index] <= sense
                     vis[m.index] |= near  # the sensing model sees; it is not seen in return
@@ -378,7 +389,7 @@ class Game:
             return (
                 charges.pending_actions(self)
                 if s.pending.kind == "counter_charge"
-                else abilities.pending_actions(self)
+                else reactions.pending_actions(self)
             )
         gen = self._generators.get(s.step)
         actions = gen(self, s.active_player) if gen else []
@@ -689,6 +700,20 @@ def _do_end_step(game: Game, action: Action) -> None:
     game.after_player_action()
 
 
+def _do_decline(game: Game, action: Decline) -> None:
+    """A pending decision answered No (a counter-charge not made, a reaction not paid for): the
+    owner of that kind of decision resolves it."""
+    p = game.state.pending
+    if p is None:
+        raise IllegalAction("R-C3", "there is nothing to decline")
+    game._decline[p.kind](game, action)
+
+
+_DECLINE: dict[str, Callable[[Game, Decline], None]] = {
+    "counter_charge": charges.do_decline,
+    "reaction": reactions.do_decline,
+}
+
 _HANDLERS: dict[str, Callable[[Game, Any], None]] = {
     "EndStep": _do_end_step,
     "Deploy": deploy.do_deploy,
@@ -697,9 +722,9 @@ _HANDLERS: dict[str, Callable[[Game, Any], None]] = {
     "Shoot": shooting.do_shoot,
     "Charge": charges.do_charge,
     "CounterCharge": charges.do_counter_charge,
-    "Decline": abilities.do_decline,
+    "Decline": _do_decline,
     "UseAbility": abilities.do_use,
-    "React": abilities.do_react,
+    "React": reactions.do_react,
     "Advance": end_phase.do_advance,
     "Disengage": end_phase.do_disengage,
 }
@@ -708,7 +733,7 @@ _BEGIN: dict[str, Callable[[Game], None]] = {
     "ap_roll": movement.begin_ap_roll,
     "take_cover": movement.end_glides,
     "shooting": shooting.begin_shooting,
-    "ranged_casualties": shooting.remove_casualties,
+    "ranged_casualties": damage.remove_casualties,
     "melee": melee.resolve_melee,
     "melee_casualties": melee.remove_casualties,
     "scoring": end_phase.tally,

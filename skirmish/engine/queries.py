@@ -15,7 +15,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from skirmish.engine.actions import (
+from skirmish.engine.core.actions import (
     ACTION_TYPES,
     Action,
     Advance,
@@ -24,12 +24,12 @@ from skirmish.engine.actions import (
     TakeCover,
     UseAbility,
 )
-from skirmish.engine.damage import saves_of
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, melee_weapon
+from skirmish.engine.effects.damage import saves_of
+from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.game import Game
-from skirmish.engine.melee import melee_score
-from skirmish.engine.shooting import WEAK_TO, ShotSpec, shot_scores, shot_specs
-from skirmish.engine.state import ModelState, melee_weapon
+from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 

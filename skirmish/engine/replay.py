@@ -28,8 +28,8 @@ from skirmish.data.loader import check_scenario_geometry, check_troupe_reference
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine.actions import Action, action_from_json
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Action, action_from_json
+from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.game import Game
 
 FORMAT = "skirmish-replay"

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.engine.movement import move_budget
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.moving import move_budget
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.phases import TURN, StepSpec
-from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

@@ -39,8 +39,8 @@ import shapely
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader, side_index
-from skirmish.engine.state import ModelState
 
 EFFECTS = (
     "tracking",
@@ -574,7 +574,7 @@ class PursuitRules(ScenarioSpecials):
     def _replace_fallen(self) -> None:
         """Fill the table up to `active_adversaries` from the top of the stack (R-X3: a fallen adversary
         is replaced at the end of the turn it falls)."""
-        from skirmish.engine.deploy import free_spot
+        from skirmish.engine.steps.deploy import free_spot
 
         g, st = self.game, self.st
         while st["stack"] and len(self.active_adversaries()) < self.cfg.active_adversaries:

@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 
 from skirmish.battlefield.paths import Mover, check_path
-from skirmish.engine.actions import Decline, EndStep
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.actions import Decline, EndStep
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 from skirmish.engine.phases import SPECS
-from skirmish.engine.state import ModelState
 
 __all__ = [
     "STATUSES",

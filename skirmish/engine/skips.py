@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine import charges, end_phase, shooting
+from skirmish.engine.steps import charges, end_phase, shooting
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 STEP_WORDS = {
     "deploy": "deployment",
@@ -25,7 +25,7 @@ STEP_WORDS = {
 }
 
 
-def _reason(game: Game, player: int) -> str:
+def _reason(game: Ctx, player: int) -> str:
     step = game.state.step
     mine = [m for m in game.player_models(player) if m.active]
     if not mine:
@@ -57,7 +57,7 @@ def _reason(game: Game, player: int) -> str:
     return "nothing left to do"
 
 
-def _acted(game: Game, player: int) -> bool:
+def _acted(game: Ctx, player: int) -> bool:
     """Whether the player did anything in the current step (judged from the log of this step)."""
     s = game.state
     for e in reversed(game.log):
@@ -70,7 +70,7 @@ def _acted(game: Game, player: int) -> bool:
     return False
 
 
-def note_skip(game: Game, player: int) -> None:
+def note_skip(game: Ctx, player: int) -> None:
     """Log that `player`'s part of the step ends because nothing is left for them to do."""
     if not game.record_log or game.state.step not in STEP_WORDS:
         return

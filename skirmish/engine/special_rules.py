@@ -20,8 +20,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenario_rules import ScenarioRules
-from skirmish.engine.state import ModelState
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game

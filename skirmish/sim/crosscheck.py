@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
 from skirmish.engine import setup
-from skirmish.engine.actions import EndStep, Shoot
+from skirmish.engine.core.actions import EndStep, Shoot
 from skirmish.engine.game import Game
 from skirmish.engine.queries import matchup
 from skirmish.rules.dice import derive_seed

@@ -24,9 +24,9 @@ from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine.actions import React, Shoot, TakeCover, UseAbility
+from skirmish.engine.core.actions import React, Shoot, TakeCover, UseAbility
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.state import ModelState
 from skirmish.rules.dice import derive_seed
 
 WIN_A, WIN_B, DRAW = 1, -1, 0

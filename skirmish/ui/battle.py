@@ -23,8 +23,8 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.sight import sight_evidence
 from skirmish.bots.registry import NAMED
 from skirmish.data.errors import DataError
-from skirmish.engine import abilities, charges, end_phase, movement, ruler, shooting
-from skirmish.engine.actions import (
+from skirmish.engine import abilities, ruler
+from skirmish.engine.core.actions import (
     Action,
     Advance,
     Attack,
@@ -41,9 +41,10 @@ from skirmish.engine.actions import (
     TakeCover,
     UseAbility,
 )
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.phases import SPECS
-from skirmish.engine.state import ModelState, abilities_of
+from skirmish.engine.steps import charges, end_phase, movement, shooting
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.ui import theme
 from skirmish.ui.botworker import BotWorker
@@ -1540,8 +1541,8 @@ class BattleScene(Scene):
         return None
 
     def odds_lines(self) -> list[str]:
-        from skirmish.engine.damage import saves_of
-        from skirmish.engine.melee import melee_score
+        from skirmish.engine.effects.damage import saves_of
+        from skirmish.engine.steps.melee import melee_score
         from skirmish.rules.odds import melee_odds, shot_odds
 
         g = self.game
@@ -1588,7 +1589,7 @@ class BattleScene(Scene):
         if not m.charged:  # the bonus a charge that reaches will bring, named like every other modifier
             mine = Score(mine.stat_name, mine.stat, (*mine.modifiers, Modifier("charged this turn", 1)))
         theirs = melee_score(g, t, [m], their_friends)
-        from skirmish.engine.state import melee_weapon
+        from skirmish.engine.core.state import melee_weapon
 
         mw, tw = melee_weapon(m, g.armoury(m)), melee_weapon(t, g.armoury(t))
         ma, ms = saves_of(g, m)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from skirmish.engine.actions import Action, Attack, Build, Defend
+from skirmish.engine.core.actions import Action, Attack, Build, Defend
 from skirmish.engine.duel.pieces import (
     MAX_PIECES,
     MAX_TECHNIQUES,

@@ -14,7 +14,7 @@ import pygame
 from skirmish.ui import theme
 
 if TYPE_CHECKING:
-    from skirmish.engine.actions import Action
+    from skirmish.engine.core.actions import Action
     from skirmish.ui.theme import TextCache
 
 MenuItem = tuple[str, "Action | None", str]

@@ -17,9 +17,9 @@ from skirmish.ui.render import model_status
 from skirmish.ui.theme import TextCache
 
 if TYPE_CHECKING:
+    from skirmish.engine.core.log import Event
+    from skirmish.engine.core.state import ModelState
     from skirmish.engine.game import Game
-    from skirmish.engine.log import Event
-    from skirmish.engine.state import ModelState
     from skirmish.rules.dice import Roll
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pygame
 
+from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios_pursuit import PursuitRules
-from skirmish.engine.state import ModelState
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 

@@ -19,7 +19,7 @@ import pygame
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from skirmish.engine.names import model_number
+from skirmish.engine.core.names import model_number
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 from skirmish.ui.view import BoardView
@@ -27,8 +27,8 @@ from skirmish.ui.view import BoardView
 if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
     from skirmish.data.scenario import Scenario
+    from skirmish.engine.core.state import ModelState
     from skirmish.engine.game import Game
-    from skirmish.engine.state import ModelState
 
 
 # ----------------------------------------------------------------------------- terrain geometry

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction
 from skirmish.ui import theme
 from skirmish.ui.botworker import copy_state
 from skirmish.ui.panels import DIE, LogPanel, ProfileCard, draw_die
@@ -32,8 +32,8 @@ from skirmish.ui.whatif_view import DEFAULT_GAMES, WhatIfRunner, draw_whatif, pa
 
 if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
+    from skirmish.engine.core.state import GameState
     from skirmish.engine.replay import Replay
-    from skirmish.engine.state import GameState
     from skirmish.ui.app import App
 
 RATES = (1.0, 2.0, 5.0, 10.0, 30.0)

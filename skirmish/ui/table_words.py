@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
+    from skirmish.engine.core.log import Event
+    from skirmish.engine.core.state import ModelState
+    from skirmish.engine.effects.shots import ShotSpec
     from skirmish.engine.game import Game
-    from skirmish.engine.log import Event
-    from skirmish.engine.shooting import ShotSpec
-    from skirmish.engine.state import ModelState
 
 ARROW = "=>"
 """The default UI font (pygame's freesansbold) has no → glyph: an ASCII arrow reads everywhere."""
@@ -147,7 +147,7 @@ def names_of(game: Game) -> dict[str, str]:
 def friends_in_melee(game: Game, charger: ModelState, target: ModelState) -> tuple[int, int]:
     """Friends of the charger and of the target already in the melee the charge would join (R-C4):
     the charger's friends fighting the target's melee, and the target's other friends in it."""
-    from skirmish.engine.melee import contact_pairs, groups
+    from skirmish.engine.steps.melee import contact_pairs, groups
 
     s = game.state
     group: set[int] = {target.index}

@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
-from skirmish.engine import end_phase, movement
-from skirmish.engine.actions import Action, Attack, Build, Decline, Defend
+from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import (
     ELEMENTS,
@@ -40,10 +41,10 @@ from skirmish.engine.duel.pieces import (
     technique_words,
 )
 from skirmish.engine.duel.templates import candidate_texts
-from skirmish.engine.errors import IllegalAction
+from skirmish.engine.effects import moving
 from skirmish.engine.phases import DUEL_TURN, StepSpec
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader
-from skirmish.engine.state import ModelState, Pending
+from skirmish.engine.steps import end_phase, movement
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
@@ -131,8 +132,8 @@ class DuelRules(ScenarioSpecials):
                 "Build": self._do_build,
                 "Attack": self._do_attack,
                 "Defend": self._do_defend,
-                "Decline": self._do_decline,
             },
+            "decline": {"duel_call": self._do_decline, "duel_defend": self._do_decline},
             "pending": {"duel_call": self._call_actions, "duel_defend": self._defend_actions},
         }
 
@@ -152,7 +153,7 @@ class DuelRules(ScenarioSpecials):
     def may_unground(self, m: ModelState) -> bool:
         """Ungrounded pieces need an airborne Avatar (a flyer, or one that glided this turn) or one
         standing on higher ground (terrain above the table)."""
-        return movement.airborne(m) or self.game.height(m) > 0
+        return moving.airborne(m) or self.game.height(m) > 0
 
     def techniques(self, m: ModelState) -> list[dict[str, Any]]:
         return self.st["tech"].get(m.id, [])  # type: ignore[no-any-return]
@@ -224,7 +225,7 @@ class DuelRules(ScenarioSpecials):
             "history": [dict(x) for x in st["history"]],
             "attack_range": self.attack_range,
             "may_unground": {m.id: self.may_unground(m) for m in self.game.state.models if m.active},
-            "airborne": {m.id: movement.airborne(m) for m in self.game.state.models if m.active},
+            "airborne": {m.id: moving.airborne(m) for m in self.game.state.models if m.active},
             "switches": {
                 "weakness_cycle": self.setting.weakness,
                 "weak_to": [list(x) for x in self.setting.weak_to],
@@ -260,7 +261,7 @@ class DuelRules(ScenarioSpecials):
             may_unground=self.may_unground(m),
             native=self.native(m),
             banned=self._banned(),
-            airborne=movement.airborne(m),
+            airborne=moving.airborne(m),
         )
         return [Build(m.id, t) for t in texts]
 
@@ -272,7 +273,7 @@ class DuelRules(ScenarioSpecials):
                 may_unground=self.may_unground(m),
                 specials=self.setting.specials,
                 native=self.native(m),
-                airborne=movement.airborne(m),
+                airborne=moving.airborne(m),
             )
         except BuildError as exc:
             raise IllegalAction("R-X2", f"{m.name}'s build: {exc}") from None
@@ -437,11 +438,7 @@ class DuelRules(ScenarioSpecials):
 
     def _do_decline(self, game: Game, action: Decline) -> None:
         p = game.state.pending
-        if p is None or p.kind not in ("duel_call", "duel_defend"):
-            from skirmish.engine import abilities
-
-            abilities.do_decline(game, action)
-            return
+        assert p is not None and p.kind in ("duel_call", "duel_defend")
         m = game.model(p.model)
         game.state.pending = None
         if p.kind == "duel_defend":

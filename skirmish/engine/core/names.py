@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from skirmish.engine.state import ModelState
+    from skirmish.engine.core.state import ModelState
 
 
 def _title(m: ModelState) -> str:

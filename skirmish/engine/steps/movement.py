@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import math
-import re
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import Mover, check_path, check_straight_moves, move_toward
-from skirmish.engine.actions import Action, Move, TakeCover
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState
+from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
+from skirmish.engine.core.actions import Action, Move, TakeCover
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.damage import remove_casualties
+from skirmish.engine.effects.moving import DIRECTIONS, default_goals, flies, move_budget, place, validate_path
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
-
-DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+    from skirmish.engine.core.context import Ctx
 
 
-def begin_ap_roll(game: Game) -> None:
+def begin_ap_roll(game: Ctx) -> None:
     """Start of the Move Phase: clear last turn's flags, then each player rolls a D3 for AP (R-M1)."""
     s = game.state
-    from skirmish.engine.shooting import remove_casualties
-
     remove_casualties(game)  # a model KO'd outside the removal steps (an End Phase effect) leaves now
     limp_until = s.extra.get("limp_until", {})
     for m in s.models:
@@ -54,7 +50,7 @@ def begin_ap_roll(game: Game) -> None:
         game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
 
 
-def end_glides(game: Game) -> None:
+def end_glides(game: Ctx) -> None:
     """Standard movement is over: gliders land ("flies for this move", R-B4), so cover counts again."""
     landed = False
     for m in game.state.models:
@@ -67,40 +63,17 @@ def end_glides(game: Game) -> None:
         game.moved()
 
 
-def move_budget(game: Game, m: ModelState) -> float:
-    """Inches a model may move this phase: its Move, halved when Limping (R-P5), plus any glide bonus."""
-    budget = m.profile.move / 2 if m.limping else m.profile.move
-    return budget + float(m.buffs.get("move", 0))
-
-
-def flies(m: ModelState) -> bool:
-    return m.profile.flying or m.glide
-
-
-def mover_of(game: Game, m: ModelState) -> Mover:
-    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play."""
-    s = game.state
-    return Mover(
-        game.table, m.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask()
-    )
-
-
-def airborne(m: ModelState) -> bool:
-    """Ungrounded for R-X2: a flyer, or a model that glided this turn."""
-    return flies(m) or bool(m.buffs.get("airborne"))
-
-
-def can_move(game: Game, m: ModelState) -> bool:
+def can_move(game: Ctx, m: ModelState) -> bool:
     return (
         m.active and not m.moved and not m.taking_cover and move_budget(game, m) > 0 and not game.in_melee(m)
     )
 
 
-def has_move_options(game: Game, player: int) -> bool:
+def has_move_options(game: Ctx, player: int) -> bool:
     return any(can_move(game, m) for m in game.player_models(player))
 
 
-def _own(game: Game, model_id: str, rule: str) -> ModelState:
+def _own(game: Ctx, model_id: str, rule: str) -> ModelState:
     m = game.model(model_id, rule=rule)
     if m.player != game.state.active_player:
         raise IllegalAction(
@@ -111,37 +84,7 @@ def _own(game: Game, model_id: str, rule: str) -> ModelState:
     return m
 
 
-def validate_path(
-    game: Game, m: ModelState, path: np.ndarray, budget: float, rule: str, contact_target: int | None = None
-) -> None:
-    """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
-    s = game.state
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
-        raise IllegalAction(rule, "a path is two or more finite points")
-    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
-        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = check_path(mover_of(game, m), path, max_length=budget, contact_target=contact_target)
-    if problem is not None:
-        raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
-
-
-def name_models(game: Game, text: str) -> str:
-    """The geometry layer names bases by index; players want names."""
-    models = game.state.models
-
-    def title(match: re.Match[str]) -> str:
-        i = int(match.group(2))
-        return f"{match.group(1) or ''}{models[i].name}" if 0 <= i < len(models) else match.group(0)
-
-    return re.sub(r"(enemy )?model (\d+)", title, text)
-
-
-def place(game: Game, m: ModelState, path: np.ndarray) -> None:
-    game.state.xy[m.index] = path[-1]
-    game.moved()
-
-
-def do_move(game: Game, action: Move) -> None:
+def do_move(game: Ctx, action: Move) -> None:
     m = _own(game, action.model, "R-M2")
     if m.moved:
         raise IllegalAction("R-M2", f"{m.name} has already moved this phase")
@@ -162,7 +105,7 @@ def do_move(game: Game, action: Move) -> None:
     )
 
 
-def move_candidates(game: Game, player: int) -> list[Action]:
+def move_candidates(game: Ctx, player: int) -> list[Action]:
     """Useful moves for each model: toward the nearest enemy and the nearest cover, and 8 straight lines."""
     out: list[Action] = []
     for m in game.player_models(player):
@@ -171,7 +114,7 @@ def move_candidates(game: Game, player: int) -> list[Action]:
     return out
 
 
-def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
+def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
     s = game.state
     budget = move_budget(game, m)
     start = s.xy[m.index].copy()
@@ -206,7 +149,7 @@ def model_moves(game: Game, m: ModelState, goals: list[np.ndarray] | None = None
 
 
 def toward(
-    game: Game, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
+    game: Ctx, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
 ) -> np.ndarray | None:
     """A legal move toward `goal`: the straight line when it is clear (the common case, no search),
     else the truncated shortest path around obstacles."""
@@ -223,47 +166,7 @@ def toward(
     return move_toward(mover, goal, budget)
 
 
-def default_goals(game: Game, m: ModelState) -> list[np.ndarray]:
-    """A free point beside the nearest active enemy, and the nearest medium/dense cover piece."""
-    s = game.state
-    here = s.xy[m.index]
-    goals: list[np.ndarray] = []
-    foes = [o for o in s.models if o.active and game.enemies(o, m)]
-    if foes:
-        f = min(foes, key=lambda o: float(np.hypot(*(s.xy[o.index] - here))))
-        goals.append(beside(game, m, f))
-    covers = cover_points(game)
-    if covers:
-        goals.append(min(covers, key=lambda p: float(np.hypot(*(p - here)))))
-    return goals
-
-
-def beside(game: Game, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndarray:
-    """The point just short of base contact with `f`, on the side facing `m` (a free goal to path to)."""
-    s = game.state
-    d = s.xy[m.index] - s.xy[f.index]
-    n = float(np.hypot(*d))
-    unit = d / n if n > 1e-9 else np.array([0.0, -1.0])
-    return s.xy[f.index] + unit * (s.radii[m.index] + s.radii[f.index] + gap)
-
-
-def cover_points(game: Game) -> list[np.ndarray]:
-    """A standing point inside each medium/dense, passable cover piece (its representative point)."""
-    cache = game.__dict__.setdefault("_cover_points", {})
-    key = id(game.table)
-    if key not in cache:
-        import shapely
-
-        pts = []
-        for t in game.table.pieces:
-            if t.cover.rank >= 2 and not t.impassable:
-                p = shapely.Polygon(t.polygon).point_on_surface()
-                pts.append(np.array([p.x, p.y]))
-        cache[key] = pts
-    return cache[key]
-
-
-def can_take_cover(game: Game, m: ModelState) -> bool:
+def can_take_cover(game: Ctx, m: ModelState) -> bool:
     return (
         m.active
         and not m.moved
@@ -274,15 +177,15 @@ def can_take_cover(game: Game, m: ModelState) -> bool:
     )
 
 
-def has_cover_options(game: Game, player: int) -> bool:
+def has_cover_options(game: Ctx, player: int) -> bool:
     return any(can_take_cover(game, m) for m in game.player_models(player))
 
 
-def cover_candidates(game: Game, player: int) -> list[Action]:
+def cover_candidates(game: Ctx, player: int) -> list[Action]:
     return [TakeCover(m.id) for m in game.player_models(player) if can_take_cover(game, m)]
 
 
-def do_take_cover(game: Game, action: TakeCover) -> None:
+def do_take_cover(game: Ctx, action: TakeCover) -> None:
     m = _own(game, action.model, "R-M4")
     if m.moved:
         raise IllegalAction(

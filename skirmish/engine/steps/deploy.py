@@ -9,23 +9,23 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from skirmish.battlefield.measure import CONTACT
-from skirmish.engine.actions import Action, Deploy
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.actions import Action, Deploy
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 SPACING = 0.4
 """Gap in inches between auto-deployed bases, so no two start in contact."""
 
 
-def _zone(game: Game, player: int) -> BaseGeometry:
+def _zone(game: Ctx, player: int) -> BaseGeometry:
     zones = [shapely.Polygon(z.polygon) for z in game.scenario.deployment if z.player == player]
     return shapely.union_all(zones)
 
 
-def _blocked(game: Game) -> BaseGeometry:
+def _blocked(game: Ctx) -> BaseGeometry:
     pieces = [shapely.Polygon(t.polygon) for t in game.table.pieces if t.impassable]
     return shapely.union_all(pieces) if pieces else shapely.Polygon()
 
@@ -64,12 +64,12 @@ def _grid(zone: BaseGeometry, blocked: BaseGeometry, r: float) -> np.ndarray:
     return pts[order]
 
 
-def _clear(game: Game, x: float, y: float, r: float, others: list[int]) -> bool:
+def _clear(game: Ctx, x: float, y: float, r: float, others: list[int]) -> bool:
     s = game.state
     return all(np.hypot(x - s.xy[j, 0], y - s.xy[j, 1]) >= r + s.radii[j] + SPACING - 1e-9 for j in others)
 
 
-def auto_deploy(game: Game) -> None:
+def auto_deploy(game: Ctx) -> None:
     """Place every model in its zone on a grid, nearest the zone's centre first, clear of terrain and bases.
 
     Deterministic: grid order is fixed, so the same scenario and troupes always start alike.
@@ -94,7 +94,7 @@ def auto_deploy(game: Game) -> None:
     game.moved()
 
 
-def free_spot(game: Game, model: ModelState) -> tuple[float, float] | None:
+def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
     """A point in the model's deployment zone where it can stand now, clear of terrain and of every
     model on the table (used to bring models back, e.g. the Pursuit's reinforcements); None if full."""
     s = game.state
@@ -106,16 +106,16 @@ def free_spot(game: Game, model: ModelState) -> tuple[float, float] | None:
     return None
 
 
-def has_options(game: Game, player: int) -> bool:
+def has_options(game: Ctx, player: int) -> bool:
     return any(m.active for m in game.player_models(player))
 
 
-def candidates(game: Game, player: int) -> list[Action]:
+def candidates(game: Ctx, player: int) -> list[Action]:
     """Deployment is free placement; the auto-deployment is already legal, so no candidates are listed."""
     return []
 
 
-def do_deploy(game: Game, action: Deploy) -> None:
+def do_deploy(game: Ctx, action: Deploy) -> None:
     s = game.state
     m = game.model(action.model, rule="R-T1")
     if m.player != s.active_player:

@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.battlefield.measure import CONTACT
-from skirmish.engine.damage import inflict
-from skirmish.engine.log import score_data
-from skirmish.engine.shooting import remove_casualties as _remove
-from skirmish.engine.state import ModelState, melee_weapon
+from skirmish.engine.core.log import score_data
+from skirmish.engine.core.state import ModelState, melee_weapon
+from skirmish.engine.effects.damage import inflict
+from skirmish.engine.effects.damage import remove_casualties as _remove
 from skirmish.rules.combat import combat_score, melee_exchanges
 from skirmish.rules.modifiers import Modifier, Score
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
-def contact_pairs(game: Game) -> list[tuple[int, int]]:
+def contact_pairs(game: Ctx) -> list[tuple[int, int]]:
     """Pairs (i, j), i < j, of active opposing models in base contact, in index order."""
     s = game.state
     dist = game.distances()
@@ -52,7 +52,7 @@ def groups(pairs: list[tuple[int, int]]) -> list[list[int]]:
     return sorted(out.values(), key=lambda g: g[0])
 
 
-def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_melee: int) -> Score:
+def melee_score(game: Ctx, m: ModelState, foes: list[ModelState], friends_in_melee: int) -> Score:
     """Combat + every modifier of R-C4, named, before the die."""
     mods: list[Modifier] = []
     if m.charged:
@@ -82,7 +82,7 @@ def melee_score(game: Game, m: ModelState, foes: list[ModelState], friends_in_me
     return combat_score(m.profile.combat, mods)
 
 
-def resolve_melee(game: Game) -> None:
+def resolve_melee(game: Ctx) -> None:
     s = game.state
     pairs = contact_pairs(game)
     if not pairs:
@@ -158,7 +158,7 @@ def resolve_melee(game: Game) -> None:
                     ex["result"] = words
 
 
-def remove_casualties(game: Game) -> None:
+def remove_casualties(game: Ctx) -> None:
     """R-C5, then R-E1: a model whose melee enemies this turn are all KO'd has won and may advance."""
     s = game.state
     fought = s.extra.get("fought", {})

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine.state import ModelState
+from skirmish.engine.core.state import ModelState
 from skirmish.rules.combat import HitResult, apply_hit
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
-def saves_of(game: Game, m: ModelState) -> tuple[int | None, int | None]:
+def saves_of(game: Ctx, m: ModelState) -> tuple[int | None, int | None]:
     """The target's own armour and shield saves (never the attacker's)."""
     arm = game.armoury(m)
     armour = arm.armour_by_name()[m.profile.armour].save if m.profile.armour else None
@@ -20,7 +20,7 @@ def saves_of(game: Game, m: ModelState) -> tuple[int | None, int | None]:
 
 
 def inflict(
-    game: Game, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None, source: str
+    game: Ctx, target: ModelState, damage: int, *, shield_breaker: bool, by: ModelState | None, source: str
 ) -> HitResult | None:
     """A hit lands on `target`: it rolls its saves, then loses HP and may be KO'd. None if already KO'd."""
     if target.ko or target.removed or game.rules.absorbs_hit(target):
@@ -83,7 +83,19 @@ def inflict(
     return result
 
 
-def heal(game: Game, target: ModelState, amount: int) -> int:
+def heal(game: Ctx, target: ModelState, amount: int) -> int:
     before = target.hp
     target.hp = min(target.profile.hp, target.hp + amount)
     return target.hp - before
+
+
+def remove_casualties(game: Ctx) -> None:
+    """R-C2 / R-C5: models KO'd so far leave the table now."""
+    gone = [m for m in game.state.models if m.ko and not m.removed]
+    for m in gone:
+        m.removed = True
+    if gone:
+        game.moved()
+        game.emit(
+            "removed", "Removed as casualties: " + ", ".join(m.name for m in gone), tuple(m.id for m in gone)
+        )

@@ -9,18 +9,25 @@ import shapely
 
 from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
-from skirmish.engine.actions import Action, Advance, Disengage
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import DIRECTIONS, default_goals, mover_of, name_models, place
-from skirmish.engine.state import ModelState, abilities_of
+from skirmish.engine.core.actions import Action, Advance, Disengage
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, abilities_of
+from skirmish.engine.effects.moving import (
+    DIRECTIONS,
+    default_goals,
+    mover_of,
+    name_models,
+    place,
+    validate_path,
+)
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 DISTRACTION_MOVE = 6.0
 
 
-def can_advance(game: Game, m: ModelState) -> bool:
+def can_advance(game: Ctx, m: ModelState) -> bool:
     return (
         m.active
         and m.can_advance
@@ -31,28 +38,28 @@ def can_advance(game: Game, m: ModelState) -> bool:
     )  # R-M4: a model Taking Cover does not move until the next Move Phase
 
 
-def distraction_cost(game: Game, m: ModelState) -> int | None:
+def distraction_cost(game: Ctx, m: ModelState) -> int | None:
     """AP cost of the model's Combat Distraction ability, or None if it has none (R-E2, R-P4)."""
     costs = [a.ap_cost for a in abilities_of(m, game.armoury(m)) if a.effect == "distraction"]
     return min(costs) if costs else None
 
 
-def has_distraction(game: Game, m: ModelState) -> bool:
+def has_distraction(game: Ctx, m: ModelState) -> bool:
     cost = distraction_cost(game, m)
     return cost is not None and cost <= m.ap
 
 
-def can_disengage(game: Game, m: ModelState) -> bool:
+def can_disengage(game: Ctx, m: ModelState) -> bool:
     return (
         m.active and not m.advanced and game.in_melee(m) and has_distraction(game, m) and not m.taking_cover
     )
 
 
-def has_options(game: Game, player: int) -> bool:
+def has_options(game: Ctx, player: int) -> bool:
     return any(can_advance(game, m) or can_disengage(game, m) for m in game.player_models(player))
 
 
-def candidates(game: Game, player: int) -> list[Action]:
+def candidates(game: Ctx, player: int) -> list[Action]:
     s = game.state
     out: list[Action] = []
     for m in game.player_models(player):
@@ -80,7 +87,7 @@ def candidates(game: Game, player: int) -> list[Action]:
     return out
 
 
-def _own(game: Game, model_id: str, rule: str) -> ModelState:
+def _own(game: Ctx, model_id: str, rule: str) -> ModelState:
     m = game.model(model_id, rule=rule)
     if m.player != game.state.active_player:
         raise IllegalAction(rule, f"{m.name} belongs to another player")
@@ -89,8 +96,7 @@ def _own(game: Game, model_id: str, rule: str) -> ModelState:
     return m
 
 
-def do_advance(game: Game, action: Advance) -> None:
-    from skirmish.engine.movement import validate_path
+def do_advance(game: Ctx, action: Advance) -> None:
 
     m = _own(game, action.model, "R-E1")
     if not m.can_advance:
@@ -116,11 +122,11 @@ def do_advance(game: Game, action: Advance) -> None:
     )
 
 
-def _foes(game: Game, m: ModelState) -> list[ModelState]:
+def _foes(game: Ctx, m: ModelState) -> list[ModelState]:
     return game.melee_enemies(m)
 
 
-def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
+def disengage_path(game: Ctx, m: ModelState) -> np.ndarray | None:
     s = game.state
     foes = _foes(game, m)
     if not foes:
@@ -132,7 +138,7 @@ def disengage_path(game: Game, m: ModelState) -> np.ndarray | None:
     return retreat_path(mover_of(game, m).replace(ignore=ignore), away, DISTRACTION_MOVE)
 
 
-def disengage_problem(game: Game, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
+def disengage_problem(game: Ctx, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
     """Why `path` is not a legal Combat Distraction move (rule, reason), or None (R-E2)."""
     s = game.state
     foes = _foes(game, m)
@@ -166,7 +172,7 @@ def _min_segment_distance(path: np.ndarray, c: np.ndarray) -> float:
     return float(np.hypot(q[:, 0] - c[0], q[:, 1] - c[1]).min())
 
 
-def do_disengage(game: Game, action: Disengage) -> None:
+def do_disengage(game: Ctx, action: Disengage) -> None:
     m = _own(game, action.model, "R-E2")
     cost = distraction_cost(game, m)
     if cost is None:
@@ -194,7 +200,7 @@ def do_disengage(game: Game, action: Disengage) -> None:
     )
 
 
-def tally(game: Game) -> None:
+def tally(game: Ctx) -> None:
     """R-E3: KOs made this turn and zones held score Battle Points, per player, per turn."""
     s = game.state
     points = [0] * len(s.players)
@@ -239,7 +245,7 @@ def tally(game: Game) -> None:
     )
 
 
-def turn_end(game: Game) -> None:
+def turn_end(game: Ctx) -> None:
     """R-E4, R-T4: the turn ends; the game ends at the turn limit, with one side left, or by the scenario."""
     s = game.state
     reason = game.rules.check_end()

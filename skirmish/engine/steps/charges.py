@@ -8,17 +8,17 @@ import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
-from skirmish.engine.actions import Action, Charge, CounterCharge, Decline
-from skirmish.engine.errors import IllegalAction
-from skirmish.engine.movement import beside, mover_of, place
-from skirmish.engine.shooting import finds_hidden
-from skirmish.engine.state import ModelState, Pending
+from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState, Pending
+from skirmish.engine.effects.moving import beside, mover_of, place
+from skirmish.engine.effects.senses import finds_hidden
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
-def can_charge(game: Game, m: ModelState) -> bool:
+def can_charge(game: Ctx, m: ModelState) -> bool:
     return (
         m.active
         and not m.charge_declared
@@ -29,20 +29,20 @@ def can_charge(game: Game, m: ModelState) -> bool:
     )
 
 
-def charge_targets(game: Game, m: ModelState) -> list[ModelState]:
+def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
     return [t for t in game.state.models if t.active and game.enemies(m, t) and game.sees(m, t)]
 
 
-def has_options(game: Game, player: int) -> bool:
+def has_options(game: Ctx, player: int) -> bool:
     return any(can_charge(game, m) and charge_targets(game, m) for m in game.player_models(player))
 
 
-def measure(game: Game, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
+def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
     """The path `m` must move to reach base contact with `t`, and its length (R-C3)."""
     return charge_path(mover_of(game, m), t.index)
 
 
-def candidates(game: Game, player: int) -> list[Action]:
+def candidates(game: Ctx, player: int) -> list[Action]:
     out: list[Action] = []
     for m in game.player_models(player):
         if not can_charge(game, m):
@@ -56,7 +56,7 @@ def candidates(game: Game, player: int) -> list[Action]:
     return out
 
 
-def do_charge(game: Game, action: Charge) -> None:
+def do_charge(game: Ctx, action: Charge) -> None:
     s = game.state
     m = game.model(action.model, rule="R-C3")
     if m.player != s.active_player:
@@ -113,7 +113,7 @@ def do_charge(game: Game, action: Charge) -> None:
     offer_counter_charge(game, t, m)
 
 
-def _charge_home(game: Game, m: ModelState, t: ModelState, path: np.ndarray, verb: str) -> None:
+def _charge_home(game: Ctx, m: ModelState, t: ModelState, path: np.ndarray, verb: str) -> None:
     m.charged_from_cover = game.cover(m) >= 2
     m.charged_into_cover = game.cover(t) >= 2
     place(game, m, path)
@@ -126,7 +126,7 @@ def _charge_home(game: Game, m: ModelState, t: ModelState, path: np.ndarray, ver
     )
 
 
-def counter_path(game: Game, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:
+def counter_path(game: Ctx, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:
     if (
         not t.active
         or t.taking_cover
@@ -142,20 +142,20 @@ def counter_path(game: Game, t: ModelState, m: ModelState) -> tuple[np.ndarray, 
     return found
 
 
-def offer_counter_charge(game: Game, t: ModelState, m: ModelState) -> None:
+def offer_counter_charge(game: Ctx, t: ModelState, m: ModelState) -> None:
     """R-C3: the intended target may at once counter-charge the failed charger, if it can reach it."""
     if counter_path(game, t, m) is not None:
         game.state.pending = Pending("counter_charge", t.player, t.id, m.id)
         game.emit("offer", f"{t.name} may counter-charge {m.name}", (t.id, m.id))
 
 
-def pending_actions(game: Game) -> list[Action]:
+def pending_actions(game: Ctx) -> list[Action]:
     p = game.state.pending
     assert p is not None
     return [CounterCharge(p.model, p.target), Decline()]
 
 
-def do_counter_charge(game: Game, action: CounterCharge) -> None:
+def do_counter_charge(game: Ctx, action: CounterCharge) -> None:
     p = game.state.pending
     if p is None or p.kind != "counter_charge":
         raise IllegalAction("R-C3", "no counter-charge is on offer")
@@ -169,7 +169,7 @@ def do_counter_charge(game: Game, action: CounterCharge) -> None:
     _charge_home(game, t, m, found[0], "counter-charges")
 
 
-def do_decline(game: Game, action: Decline) -> None:
+def do_decline(game: Ctx, action: Decline) -> None:
     p = game.state.pending
     assert p is not None
     game.state.pending = None

@@ -1,0 +1,114 @@
+"""Moving a model: its budget, flying, the whole-path check every move, charge and advance passes
+(R-M2, R-M3, R-B4; design principle 10), and the goals bots and candidates path toward.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+
+from skirmish.battlefield.paths import Mover, check_path
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
+
+if TYPE_CHECKING:
+    from skirmish.engine.core.context import Ctx
+
+
+DIRECTIONS = tuple((math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8))
+
+
+def move_budget(game: Ctx, m: ModelState) -> float:
+    """Inches a model may move this phase: its Move, halved when Limping (R-P5), plus any glide bonus."""
+    budget = m.profile.move / 2 if m.limping else m.profile.move
+    return budget + float(m.buffs.get("move", 0))
+
+
+def flies(m: ModelState) -> bool:
+    return m.profile.flying or m.glide
+
+
+def mover_of(game: Ctx, m: ModelState) -> Mover:
+    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play."""
+    s = game.state
+    return Mover(
+        game.table, m.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask()
+    )
+
+
+def airborne(m: ModelState) -> bool:
+    """Ungrounded for R-X2: a flyer, or a model that glided this turn."""
+    return flies(m) or bool(m.buffs.get("airborne"))
+
+
+def validate_path(
+    game: Ctx, m: ModelState, path: np.ndarray, budget: float, rule: str, contact_target: int | None = None
+) -> None:
+    """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
+    s = game.state
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
+        raise IllegalAction(rule, "a path is two or more finite points")
+    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
+        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
+    problem = check_path(mover_of(game, m), path, max_length=budget, contact_target=contact_target)
+    if problem is not None:
+        raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+def name_models(game: Ctx, text: str) -> str:
+    """The geometry layer names bases by index; players want names."""
+    models = game.state.models
+
+    def title(match: re.Match[str]) -> str:
+        i = int(match.group(2))
+        return f"{match.group(1) or ''}{models[i].name}" if 0 <= i < len(models) else match.group(0)
+
+    return re.sub(r"(enemy )?model (\d+)", title, text)
+
+
+def place(game: Ctx, m: ModelState, path: np.ndarray) -> None:
+    game.state.xy[m.index] = path[-1]
+    game.moved()
+
+
+def beside(game: Ctx, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndarray:
+    """The point just short of base contact with `f`, on the side facing `m` (a free goal to path to)."""
+    s = game.state
+    d = s.xy[m.index] - s.xy[f.index]
+    n = float(np.hypot(*d))
+    unit = d / n if n > 1e-9 else np.array([0.0, -1.0])
+    return s.xy[f.index] + unit * (s.radii[m.index] + s.radii[f.index] + gap)
+
+
+def default_goals(game: Ctx, m: ModelState) -> list[np.ndarray]:
+    """A free point beside the nearest active enemy, and the nearest medium/dense cover piece."""
+    s = game.state
+    here = s.xy[m.index]
+    goals: list[np.ndarray] = []
+    foes = [o for o in s.models if o.active and game.enemies(o, m)]
+    if foes:
+        f = min(foes, key=lambda o: float(np.hypot(*(s.xy[o.index] - here))))
+        goals.append(beside(game, m, f))
+    covers = cover_points(game)
+    if covers:
+        goals.append(min(covers, key=lambda p: float(np.hypot(*(p - here)))))
+    return goals
+
+
+def cover_points(game: Ctx) -> list[np.ndarray]:
+    """A standing point inside each medium/dense, passable cover piece (its representative point)."""
+    # Keyed by the table object itself (held in the memo, so it cannot be freed and its id reused).
+    found = game.memo.get("cover_points")
+    if found is not None and found[0] is game.table:
+        return list(found[1])
+    pts = []
+    for t in game.table.pieces:
+        if t.cover.rank >= 2 and not t.impassable:
+            p = shapely.Polygon(t.polygon).point_on_surface()
+            pts.append(np.array([p.x, p.y]))
+    game.memo["cover_points"] = (game.table, pts)
+    return list(pts)

@@ -1,0 +1,171 @@
+"""A shot (R-C1, R-X1): what a model shoots with, the scores with every modifier named, and the roll —
+for weapons, ranged abilities, aimed abilities and reflected attacks alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from skirmish.engine.core.log import score_data
+from skirmish.engine.core.state import ModelState, abilities_of, ranged_weapons
+from skirmish.engine.effects.damage import inflict
+from skirmish.rules.combat import dodge_score, resolve_shot, shooting_score
+from skirmish.rules.modifiers import Modifier, Score
+
+if TYPE_CHECKING:
+    from skirmish.engine.core.context import Ctx
+
+
+WEAK_TO = {"fire": "water", "water": "fire", "earth": "air", "air": "earth"}
+"""R-X1: the element each element is weak to."""
+
+
+@dataclass(frozen=True)
+class ShotSpec:
+    """What a model shoots with: a ranged weapon, or an ability whose effect is a ranged attack."""
+
+    name: str
+    title: str
+    range: float
+    damage: int
+    shield_breaker: bool
+    bonus: int
+    element: str | None
+    ap_cost: int
+    ability: bool
+
+
+def shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
+    """The model's ranged weapons and ranged-attack abilities usable this turn (element rules apply)."""
+    cache = game.memo.setdefault("shot_specs", {})
+    key = (m.id, game.state.turn)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _shot_specs(game, m)
+    return found
+
+
+def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
+    specs = [
+        ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
+        for w in ranged_weapons(m, game.armoury(m))
+    ]
+    for a in abilities_of(m, game.armoury(m)):
+        if a.effect == "ranged_attack" and a.timing.value == "shooting":
+            p = a.params
+            specs.append(
+                ShotSpec(
+                    a.name,
+                    a.title,
+                    float(a.range or 0),
+                    int(p.get("damage", 1)),
+                    bool(p.get("shield_breaker", False)),
+                    int(p.get("bonus", 0)),
+                    str(p.get("element", a.element)) if (p.get("element") or a.element) else None,
+                    a.ap_cost,
+                    True,
+                )
+            )
+    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
+
+
+def effective_cover(game: Ctx, target: ModelState, shooter: ModelState | None = None) -> int:
+    """Cover rank that counts for a shot at `target`: none when its cover has been nullified."""
+    if shooter is not None and target.buffs.get(f"exposed:{shooter.id}"):
+        return 0
+    return game.cover(target)
+
+
+def shot_scores(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> tuple[Score, Score]:
+    """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1)."""
+    attack: list[Modifier] = []
+    dodge: list[Modifier] = []
+    s_cover, t_cover = game.cover(shooter), effective_cover(game, target, shooter)
+    if game.height(shooter) > game.height(target):
+        attack.append(Modifier("higher ground", 1))
+    if s_cover >= 2:
+        attack.append(Modifier("firing from cover", 1))
+    if game.friend_within(shooter, 5.0):
+        attack.append(Modifier('friend within 5"', 1))
+    if t_cover == 0:
+        attack.append(Modifier("target in the open", 1))
+    elif t_cover == 1:
+        attack.append(Modifier("target in light cover", -1))
+    else:
+        attack.append(Modifier("target in " + ("dense" if t_cover == 3 else "medium") + " cover", -2))
+    if spec.bonus:
+        attack.append(Modifier(spec.title, spec.bonus))
+    if shooter.buffs.get("ranged"):
+        attack.append(Modifier("ability bonus", shooter.buffs["ranged"]))
+    if (
+        game.options.weakness_cycle
+        and spec.element
+        and target.profile.elements
+        and WEAK_TO[target.profile.elements[0].value] == spec.element
+    ):
+        attack.append(Modifier(f"{spec.element} against {target.profile.elements[0].value}", 1))
+    if t_cover >= 2:
+        dodge.append(Modifier("in " + ("dense" if t_cover == 3 else "medium") + " cover", 1))
+    if s_cover == 0:
+        dodge.append(Modifier("shooter in the open", 1))
+    if target.buffs.get("dodge"):
+        dodge.append(Modifier("ability bonus", target.buffs["dodge"]))
+    if target.limping:
+        dodge.append(Modifier("limping", -2))
+    return shooting_score(shooter.profile.ranged, attack), dodge_score(target.profile.dodge, dodge)
+
+
+def can_fire(game: Ctx, m: ModelState) -> bool:
+    """R-C2: a model KO'd in this shooting step but not yet removed still fires (simultaneous fire)."""
+    if m.removed or m.fired:
+        return False
+    if m.ko and m.ko_step != f"{game.state.turn}:shooting":
+        return False
+    return game.options.shoot_into_melee or not game.in_melee(m)
+
+
+def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
+    return (
+        target.active
+        and game.enemies(shooter, target)
+        and (game.options.shoot_into_melee or not game.in_melee(target))
+        and game.sees(shooter, target)
+    )
+
+
+def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> None:
+    """Roll the opposed shot and, on a hit, the target's saves."""
+    attack, dodge = shot_scores(game, shooter, target, spec)
+    if attack.base_total <= 0:
+        game.emit(
+            "impossible",
+            f"{shooter.name}'s shot at {target.name} became an Impossible Shot",
+            (shooter.id, target.id),
+        )
+        return
+    start = len(game.dice.history)
+    roll = resolve_shot(game.dice, attack, dodge)
+    if roll.auto_hit:
+        text = (
+            f"{shooter.name} fires {spec.title}: {roll.attack.explain()}; {target.name} cannot dodge "
+            f"({dodge.explain()}) — hit"
+        )
+    else:
+        text = (
+            f"{shooter.name} fires {spec.title}: {roll.attack.explain()} vs {target.name} dodges "
+            f"{roll.dodge.explain()} — {'hit' if roll.hit else 'dodged'}"
+        )
+    game.emit(
+        "shot",
+        text,
+        (shooter.id, target.id),
+        rolls_from=start,
+        weapon=spec.name,
+        attack=score_data(roll.attack),
+        dodge=score_data(roll.dodge),
+        hit=roll.hit,
+        auto_hit=roll.auto_hit,
+    )
+    if roll.hit:
+        inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)

@@ -1,0 +1,120 @@
+"""Ranged combat (R-C1), simultaneous fire and removal of ranged casualties (R-C2), R-C6."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skirmish.engine.core.actions import Action, Shoot
+from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.reactions import offer_reaction
+from skirmish.engine.effects.senses import finds_hidden
+from skirmish.engine.effects.shots import can_fire, resolve, shot_scores, shot_specs, targetable
+
+if TYPE_CHECKING:
+    from skirmish.engine.core.context import Ctx
+
+
+def begin_shooting(game: Ctx) -> None:
+    for m in game.state.models:
+        m.fired = False
+
+
+def has_options(game: Ctx, player: int) -> bool:
+    for m in game.player_models(player):
+        if can_fire(game, m):
+            specs = [sp for sp in shot_specs(game, m) if sp.ap_cost <= m.ap]
+            if specs and any(targetable(game, m, t) for t in game.state.models):
+                return True
+    return False
+
+
+def candidates(game: Ctx, player: int) -> list[Action]:
+    out: list[Action] = []
+    premeasure = game.options.premeasure
+    for m in game.player_models(player):
+        if not can_fire(game, m):
+            continue
+        for spec in shot_specs(game, m):
+            if spec.ap_cost > m.ap:
+                continue
+            for t in game.state.models:
+                if not targetable(game, m, t):
+                    continue
+                if premeasure and game.distance(m, t) > spec.range:
+                    continue
+                attack, _ = shot_scores(game, m, t, spec)
+                if attack.base_total > 0:
+                    out.append(Shoot(m.id, t.id, spec.name))
+    return out
+
+
+def _blocked_element(game: Ctx, m: ModelState, name: str) -> bool:
+    """Whether `name` is one of the model's ranged attacks that the scenario forbids bending now."""
+    arm = game.armoury(m)
+    item: object = arm.weapon_by_name().get(name) if name in m.profile.weapons else None
+    if item is None and name in m.profile.abilities:
+        item = arm.ability_by_name().get(name)
+    element = getattr(item, "element", None)
+    return element is not None and game.rules.element_blocked(m, str(element))
+
+
+def do_shoot(game: Ctx, action: Shoot) -> None:
+    s = game.state
+    shooter = game.model(action.model, rule="R-C1")
+    if shooter.player != s.active_player:
+        raise IllegalAction("R-C1", f"{shooter.name} belongs to another player")
+    if shooter.removed:
+        raise IllegalAction("R-C2", f"{shooter.name} has been removed as a casualty")
+    if shooter.fired:
+        raise IllegalAction("R-C6", f"{shooter.name} has already fired this Combat Phase")
+    if not game.options.shoot_into_melee and game.in_melee(shooter):
+        raise IllegalAction("R-C6", f"{shooter.name} is in melee and cannot shoot")
+    spec = next((sp for sp in shot_specs(game, shooter) if sp.name == action.weapon), None)
+    if spec is None and _blocked_element(game, shooter, action.weapon):
+        raise IllegalAction(
+            "R-P4", f"{shooter.name} cannot use `{action.weapon}` now (its element cannot be bent this turn)"
+        )
+    if spec is None:
+        raise IllegalAction(
+            "R-P3", f"{shooter.name} has no ranged weapon or ranged ability `{action.weapon}`"
+        )
+    if spec.ap_cost > shooter.ap:
+        raise IllegalAction("R-P4", f"{spec.title} costs {spec.ap_cost} AP; {shooter.name} has {shooter.ap}")
+    target = game.model(action.target, rule="R-C1")
+    if not game.enemies(shooter, target):
+        raise IllegalAction("R-C1", f"{target.name} is not an enemy")
+    if not target.active:
+        raise IllegalAction("R-C2", f"{target.name} is KO'd and can no longer be targeted")
+    if not game.options.shoot_into_melee and game.in_melee(target):
+        raise IllegalAction("R-C6", f"{target.name} is in melee and cannot be shot at")
+    if not game.sees(shooter, target):
+        raise IllegalAction("R-B3", f"{shooter.name} cannot see {target.name}")
+    attack, dodge = shot_scores(game, shooter, target, spec)
+    if attack.base_total <= 0:
+        raise IllegalAction("R-C1", f"Impossible Shot: {attack.explain()} is not above 0")
+    distance = game.distance(shooter, target)
+    if game.options.premeasure and distance > spec.range:
+        raise IllegalAction(
+            "R-C1", f'{target.name} is {distance:.1f}" away, beyond {spec.title}\'s {spec.range:g}"'
+        )
+    # Declared: from here on the shot is spent whatever happens.
+    shooter.fired = True
+    shooter.ap -= spec.ap_cost
+    ids = (shooter.id, target.id)
+    if distance > spec.range:
+        game.emit(
+            "shot_wasted",
+            f'{shooter.name} fires {spec.title} at {target.name}: {distance:.1f}" is beyond '
+            f'its {spec.range:g}" — the shot is wasted',
+            ids,
+            weapon=spec.name,
+            distance=distance,
+            range=spec.range,
+        )
+        return
+    if not finds_hidden(game, shooter, target, f"fire at {target.name}", "the shot is lost", shot=True):
+        return
+    if offer_reaction(game, shooter, target, spec):
+        return
+    resolve(game, shooter, target, spec)
