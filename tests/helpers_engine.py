@@ -204,7 +204,7 @@ def rolls_since(game: Game, start: int) -> list[int]:
 
 def position(game: Game) -> tuple[int, int]:
     s = game.state
-    steps = [sp.name for sp in game.rules.turn_steps()]  # the Duel plays its own turn
+    steps = [sp.name for sp in game.book.turn]  # the Duel plays its own turn
     return (s.turn, -1 if s.step == "deploy" else steps.index(s.step))
 
 

@@ -42,7 +42,7 @@ _EXPORTS: dict[str, tuple[str, str | None]] = {
     "Advance": ("skirmish.engine.core.actions", "Advance"),
     "Disengage": ("skirmish.engine.core.actions", "Disengage"),
     "parse_action": ("skirmish.engine.core.actions", "parse_action"),
-    "STEPS": ("skirmish.engine.phases", "SPECS"),
+    "STEPS": ("skirmish.engine.rulebook", "SPECS"),
 }
 
 __all__ = sorted(_EXPORTS)
@@ -82,7 +82,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from skirmish.engine.core.errors import IllegalAction as IllegalAction
     from skirmish.engine.core.log import Event as Event
     from skirmish.engine.game import Game as Game
-    from skirmish.engine.phases import SPECS
+    from skirmish.engine.rulebook import SPECS
 
     STEPS = SPECS
     from skirmish.engine.queries import MeleeMatchup as MeleeMatchup

@@ -237,9 +237,7 @@ def do_use(game: Ctx, action: UseAbility) -> None:
         raise IllegalAction("R-P4", f"{a.title} is not used on its own: {how}")
     step = TIMING_STEP.get(a.timing.value)
     if step != s.step:
-        from skirmish.engine.phases import SPECS
-
-        when = SPECS[step].title if step in SPECS else a.timing.value
+        when = game.step_title(step) if step is not None else a.timing.value
         raise IllegalAction("R-P4", f"{a.title} is used in the {when} step, not now")
     if m.ap < a.ap_cost:
         raise IllegalAction("R-P4", f"{a.title} costs {a.ap_cost} AP; {m.name} has {m.ap}")

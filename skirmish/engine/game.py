@@ -25,33 +25,16 @@ from skirmish.data.loader import troupe_armoury
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine import abilities, scenario_rules
+from skirmish.engine import rulebook, scenario_rules
 from skirmish.engine.core.actions import Action, Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.log import Event
 from skirmish.engine.core.names import display_names
 from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
-from skirmish.engine.effects import damage, reactions, senses
+from skirmish.engine.effects import senses
 from skirmish.engine.inputs import resolve_game_inputs
-from skirmish.engine.phases import DEPLOY, PENDING_ACTIONS, SPECS
 from skirmish.engine.skips import note_skip
-from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
-
-STEP_RULE = {
-    "deploy": "R-T1",
-    "ap_roll": "R-M1",
-    "movement": "R-M2",
-    "take_cover": "R-M4",
-    "shooting": "R-C1",
-    "ranged_casualties": "R-C2",
-    "charges": "R-C3",
-    "melee": "R-C4",
-    "melee_casualties": "R-C5",
-    "advances": "R-E1",
-    "scoring": "R-E3",
-    "turn_end": "R-E4",
-}
 
 
 @dataclass
@@ -113,16 +96,10 @@ class Game:
         self.rules = scenario_rules.for_scenario(self)
         # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
         ext = self.rules.extensions()
-        self._turn = self.rules.turn_steps()
-        self._step_index = {sp.name: i for i, sp in enumerate(self._turn)}
-        self._begin = {**_BEGIN, **ext.get("begin", {})}
-        self._has_opts = {**_HAS_OPTIONS, **ext.get("has_options", {})}
-        self._generators = {**_GENERATORS, **ext.get("generators", {})}
-        self._handlers = {**_HANDLERS, **ext.get("handlers", {})}
-        self._pending_gen = ext.get("pending", {})
-        self._decline = {**_DECLINE, **ext.get("decline", {})}
-        deploy.auto_deploy(self)
-        self._begin_step(DEPLOY.name)
+        self.book = rulebook.for_scenario(self.rules.turn_steps(), ext)
+        self._turn = self.book.turn
+        self.book.setup(self)
+        self._begin_step(self.book.deploy.name)
         self._run_until_input()
 
     @classmethod
@@ -384,16 +361,10 @@ class Game:
         if s.over:
             return []
         if s.pending is not None:
-            if s.pending.kind in self._pending_gen:
-                return self._pending_gen[s.pending.kind](self)
-            return (
-                charges.pending_actions(self)
-                if s.pending.kind == "counter_charge"
-                else reactions.pending_actions(self)
-            )
-        gen = self._generators.get(s.step)
+            return rulebook.pending_candidates(self, self.book, s.pending.kind)
+        gen = self.book.spec(s.step).generate
         actions = gen(self, s.active_player) if gen else []
-        actions.extend(abilities.candidates(self, s.active_player))
+        actions.extend(self.book.anytime_candidates(self, s.active_player))
         actions.append(EndStep())
         return actions
 
@@ -403,15 +374,12 @@ class Game:
         if s.over:
             raise IllegalAction("R-T4", "the game is over")
         kind = type(action).__name__
-        allowed = PENDING_ACTIONS[s.pending.kind] if s.pending is not None else SPECS[s.step].actions
+        spec = self.book.spec(s.step)
+        allowed = self.book.allowed(s.step, s.pending.kind if s.pending is not None else None)
         if kind not in allowed:
-            where = (
-                f"a pending {s.pending.kind.replace('_', '-')}"
-                if s.pending
-                else f"the {SPECS[s.step].title} step"
-            )
-            raise IllegalAction(STEP_RULE.get(s.step, "R-T1"), f"{kind} is not allowed during {where}")
-        handler: Callable[[Game, Action], None] = self._handlers[kind]
+            where = f"a pending {s.pending.kind.replace('_', '-')}" if s.pending else f"the {spec.title} step"
+            raise IllegalAction(spec.rule, f"{kind} is not allowed during {where}")
+        handler: Callable[[Game, Action], None] = self._handler(kind)
         if not self.transactional:
             # Replays and batch runs abandon the game on any refusal, so they skip the snapshot.
             try:
@@ -479,7 +447,7 @@ class Game:
             raise IllegalAction("R-C3", "answer the pending decision first")
         p = s.active_player
         s.players[p].done = True
-        self.emit("pass", f"{s.players[p].name} ends {SPECS[s.step].title}")
+        self.emit("pass", f"{s.players[p].name} ends {self.book.spec(s.step).title}")
 
     @property
     def can_undo(self) -> bool:
@@ -551,21 +519,21 @@ class Game:
     def _begin_step(self, name: str) -> None:
         s = self.state
         s.step = name
-        s.phase = SPECS[name].phase
+        spec = self.book.spec(name)
+        s.phase = spec.phase
         s.active_index = 0
         for p in s.players:
             p.done = False
-        hook = self._begin.get(name)
-        if hook is not None:
-            hook(self)
+        if spec.begin is not None:
+            spec.begin(self)
         self.rules.on_step(name)
 
     def _next_step(self) -> None:
         s = self.state
-        if s.step == DEPLOY.name:
+        if s.step == self.book.deploy.name:
             self._start_turn()
             return
-        i = self._step_index[s.step]
+        i = self.book.index(s.step)
         if i + 1 < len(self._turn):
             self._begin_step(self._turn[i + 1].name)
         elif not s.over:
@@ -606,24 +574,35 @@ class Game:
         while not s.over:
             if s.pending is not None:
                 return
-            spec = SPECS[s.step]
+            spec = self.book.spec(s.step)
             if spec.interactive:
                 while s.active_index < len(s.order):
                     p = s.order[s.active_index]
                     if not s.players[p].done and self._has_options(p):
                         return
                     if not s.players[p].done:
-                        note_skip(self, p)
+                        note_skip(self, spec, p)
                     s.players[p].done = True
                     s.active_index += 1
             self._next_step()
             s = self.state
 
     def _has_options(self, player: int) -> bool:
-        check = self._has_opts.get(self.state.step)
+        check = self.book.spec(self.state.step).has_options
         if check is not None and check(self, player):
             return True
-        return abilities.has_options(self, player)
+        return self.book.anytime_options(self, player)
+
+    def step_title(self, name: str) -> str:
+        """The title of a step ("Standard movement"), of this game's turn or another rulebook's."""
+        return rulebook.SPECS[name].title
+
+    def _handler(self, kind: str) -> Callable[[Game, Any], None]:
+        if kind == "EndStep":
+            return _do_end_step
+        if kind == "Decline":
+            return _do_decline
+        return self.book.handlers[kind]
 
     def after_player_action(self) -> None:
         """Move the turn on when the active player has passed."""
@@ -706,57 +685,9 @@ def _do_decline(game: Game, action: Decline) -> None:
     p = game.state.pending
     if p is None:
         raise IllegalAction("R-C3", "there is nothing to decline")
-    game._decline[p.kind](game, action)
-
-
-_DECLINE: dict[str, Callable[[Game, Decline], None]] = {
-    "counter_charge": charges.do_decline,
-    "reaction": reactions.do_decline,
-}
-
-_HANDLERS: dict[str, Callable[[Game, Any], None]] = {
-    "EndStep": _do_end_step,
-    "Deploy": deploy.do_deploy,
-    "Move": movement.do_move,
-    "TakeCover": movement.do_take_cover,
-    "Shoot": shooting.do_shoot,
-    "Charge": charges.do_charge,
-    "CounterCharge": charges.do_counter_charge,
-    "Decline": _do_decline,
-    "UseAbility": abilities.do_use,
-    "React": reactions.do_react,
-    "Advance": end_phase.do_advance,
-    "Disengage": end_phase.do_disengage,
-}
-
-_BEGIN: dict[str, Callable[[Game], None]] = {
-    "ap_roll": movement.begin_ap_roll,
-    "take_cover": movement.end_glides,
-    "shooting": shooting.begin_shooting,
-    "ranged_casualties": damage.remove_casualties,
-    "melee": melee.resolve_melee,
-    "melee_casualties": melee.remove_casualties,
-    "scoring": end_phase.tally,
-    "turn_end": end_phase.turn_end,
-}
-
-_HAS_OPTIONS: dict[str, Callable[[Game, int], bool]] = {
-    "deploy": deploy.has_options,
-    "movement": movement.has_move_options,
-    "take_cover": movement.has_cover_options,
-    "shooting": shooting.has_options,
-    "charges": charges.has_options,
-    "advances": end_phase.has_options,
-}
-
-_GENERATORS: dict[str, Callable[[Game, int], list[Action]]] = {
-    "deploy": deploy.candidates,
-    "movement": movement.move_candidates,
-    "take_cover": movement.cover_candidates,
-    "shooting": shooting.candidates,
-    "charges": charges.candidates,
-    "advances": end_phase.candidates,
-}
+    decline = game.book.pending[p.kind].decline
+    assert decline is not None, p.kind
+    decline(game, action)
 
 
 def new_game(scenario: Scenario, troupes: Sequence[Troupe], seed: int = 0, **kwargs: Any) -> Game:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skirmish.engine.core.flow import StepSpec
 from skirmish.engine.core.state import ModelState
-from skirmish.engine.phases import TURN, StepSpec
 
 if TYPE_CHECKING:
     from skirmish.engine.game import Game
@@ -24,9 +24,10 @@ class ScenarioRules:
     def on_step(self, step: str) -> None:
         return None
 
-    def turn_steps(self) -> tuple[StepSpec, ...]:
-        """The steps of a turn, in order (R-T1); the Avatar Duel plays its own."""
-        return TURN
+    def turn_steps(self) -> tuple[str | StepSpec, ...] | None:
+        """The steps of a turn, in order (R-T1): None for the rulebook's own turn; the Avatar Duel
+        plays its own (standard steps by name, its own as specs; `engine.rulebook.for_scenario`)."""
+        return None
 
     def extensions(self) -> dict[str, dict[str, Any]]:
         """Extra step hooks a scenario brings for its own steps and actions: `begin`, `has_options`,

@@ -28,7 +28,7 @@ from skirmish.engine.core.actions import Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.phases import SPECS
+from skirmish.engine.rulebook import SPECS
 
 __all__ = [
     "STATUSES",

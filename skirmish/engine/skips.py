@@ -10,51 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from skirmish.engine.steps import charges, end_phase, shooting
+from skirmish.engine.core.flow import StepSpec
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
 
-STEP_WORDS = {
-    "deploy": "deployment",
-    "movement": "movement",
-    "take_cover": "Taking Cover",
-    "shooting": "shooting",
-    "charges": "charges",
-    "advances": "advances",
-}
 
-
-def _reason(game: Ctx, player: int) -> str:
-    step = game.state.step
-    mine = [m for m in game.player_models(player) if m.active]
-    if not mine:
+def _reason(game: Ctx, spec: StepSpec, player: int) -> str:
+    if not any(m.active for m in game.player_models(player)):
         return "no model left on the table"
-    if step == "movement":
-        if all(m.moved for m in mine):
-            return "all models have moved"
-        return "no model can move (moved, in melee or Taking Cover)"
-    if step == "take_cover":
-        return "no model can Take Cover"
-    if step == "shooting":
-        ready = [m for m in mine if shooting.can_fire(game, m) and shooting.shot_specs(game, m)]
-        if not ready:
-            return "no model can shoot (fired, in melee or no ranged attack)"
-        if not any(
-            game.sees(m, t) and game.enemies(m, t) and t.active for m in ready for t in game.state.models
-        ):
-            return "no one in sight"
-        return "no target to shoot at (AP too low or targets in melee)"
-    if step == "charges":
-        ready = [m for m in mine if charges.can_charge(game, m)]
-        if not ready:
-            return "no model can charge (charged, in melee or Taking Cover)"
-        return "no one in sight to charge"
-    if step == "advances" and not any(
-        end_phase.can_advance(game, m) or end_phase.can_disengage(game, m) for m in mine
-    ):
-        return "no model won a melee"
-    return "nothing left to do"
+    return spec.skip_reason(game, player) if spec.skip_reason is not None else "nothing left to do"
 
 
 def _acted(game: Ctx, player: int) -> bool:
@@ -70,12 +35,13 @@ def _acted(game: Ctx, player: int) -> bool:
     return False
 
 
-def note_skip(game: Ctx, player: int) -> None:
-    """Log that `player`'s part of the step ends because nothing is left for them to do."""
-    if not game.record_log or game.state.step not in STEP_WORDS:
+def note_skip(game: Ctx, spec: StepSpec, player: int) -> None:
+    """Log that `player`'s part of the step ends because nothing is left for them to do (the step's
+    own words and reason, from its `StepSpec`)."""
+    if not game.record_log or spec.skip_words is None:
         return
     name = game.state.players[player].name
-    words = STEP_WORDS[game.state.step]
+    words = spec.skip_words
     ends = f"{words} over" if _acted(game, player) else f"{words} skipped"
-    why = _reason(game, player)
+    why = _reason(game, spec, player)
     game.emit("skip", f"{name}: {why} — {ends}", reason=why, player=player)

@@ -83,6 +83,9 @@ class Ctx(Protocol):
 
     def finish(self, reason: str) -> None: ...
 
+    def step_title(self, name: str) -> str:
+        """A step's title for the log ("Standard movement")."""
+
     def after_player_action(self) -> None: ...
 
     # ---- who is who

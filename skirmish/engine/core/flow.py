@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,8 +25,6 @@ Generator = Callable[["Ctx", int], "list[Action]"]
 HasOptions = Callable[["Ctx", int], bool]
 Handler = Callable[["Ctx", Any], None]
 SkipReason = Callable[["Ctx", int], str]
-
-_NO_HANDLERS: Mapping[str, Handler] = MappingProxyType({})
 
 
 class Step:
@@ -63,7 +60,7 @@ class StepSpec:
     begin: Hook | None = None
     generate: Generator | None = None
     has_options: HasOptions | None = None
-    handlers: Mapping[str, Handler] = field(default=_NO_HANDLERS)
+    handlers: Mapping[str, Handler] = field(default_factory=dict, compare=False)
     skip_words: str | None = None
     """How the log names this step when a player's part of it ends without a pass ("movement")."""
     skip_reason: SkipReason | None = None
@@ -77,7 +74,7 @@ def step(name: str, phase: str, title: str, rule: str, *actions: str, **hooks: A
     """A step declaration; a step with any action also allows EndStep (the player passes)."""
     allowed = frozenset(actions) | ({"EndStep"} if actions else set())
     if "handlers" in hooks:
-        hooks["handlers"] = MappingProxyType(dict(hooks["handlers"]))
+        hooks["handlers"] = dict(hooks["handlers"])
     return StepSpec(name, phase, title, rule, allowed, **hooks)
 
 
@@ -89,3 +86,4 @@ class PendingSpec:
     actions: frozenset[str]
     generate: Callable[[Ctx], list[Action]] | None = None
     decline: Handler | None = None
+    handlers: Mapping[str, Handler] = field(default_factory=dict, compare=False)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from skirmish.data.errors import DataError, Problem
 from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.duel import exchange
 from skirmish.engine.duel.pieces import (
@@ -42,7 +43,6 @@ from skirmish.engine.duel.pieces import (
 )
 from skirmish.engine.duel.templates import candidate_texts
 from skirmish.engine.effects import moving
-from skirmish.engine.phases import DUEL_TURN, StepSpec
 from skirmish.engine.special_rules import ScenarioSpecials, SpecialReader
 from skirmish.engine.steps import end_phase, movement
 
@@ -51,6 +51,24 @@ if TYPE_CHECKING:
 
 DEFAULT_PAIRS = ["water:fire", "fire:water", "air:earth", "earth:air"]
 ENDURANCE = [1, 2, 3]
+
+
+DUEL_STEPS: tuple[StepSpec, ...] = (
+    step(Step.BUILD, "move", "Building techniques behind the shield", "R-T1", "Build"),
+    step(Step.DUEL, "combat", "ATTACK! and counter-attack", "R-T1"),
+    step(Step.ROUND_END, "end", "The round ends: pieces return", "R-T1"),
+)
+"""The Duel's own steps; their hooks are the rules object's (`DuelRules.extensions`)."""
+
+DUEL_PENDING_ACTIONS = {
+    "duel_call": frozenset({"Attack", "Decline"}),
+    "duel_defend": frozenset({"Defend", "Decline"}),
+}
+"""The Duel's pending decisions: call an attack (or not), defend against one (or not)."""
+
+DUEL_TURN: tuple[str | StepSpec, ...] = (Step.AP_ROLL, Step.MOVEMENT, *DUEL_STEPS, Step.TURN_END)
+"""The Avatar Duel's turn (R-X2): move, build in secret, the round of attacks, pieces return. Its
+attacks are offered one at a time as pending decisions (`duel_call`, `duel_defend`)."""
 
 
 class DuelRules(ScenarioSpecials):
@@ -115,7 +133,7 @@ class DuelRules(ScenarioSpecials):
     def st(self) -> dict[str, Any]:
         return self.game.state.extra["duel"]  # type: ignore[no-any-return]
 
-    def turn_steps(self) -> tuple[StepSpec, ...]:
+    def turn_steps(self) -> tuple[str | StepSpec, ...] | None:
         return DUEL_TURN
 
     def extensions(self) -> dict[str, dict[str, Any]]:
@@ -134,6 +152,7 @@ class DuelRules(ScenarioSpecials):
                 "Defend": self._do_defend,
             },
             "decline": {"duel_call": self._do_decline, "duel_defend": self._do_decline},
+            "pending_actions": DUEL_PENDING_ACTIONS,
             "pending": {"duel_call": self._call_actions, "duel_defend": self._defend_actions},
         }
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import Action, Decline, React
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import PendingSpec
 from skirmish.engine.core.state import ModelState, Pending, abilities_of
 from skirmish.engine.effects.moving import airborne
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, resolve, shot_specs
@@ -110,3 +111,15 @@ def do_decline(game: Ctx, action: Decline) -> None:
     game.state.pending = None
     game.emit("decline", f"{target.name} does not react", (target.id,))
     resolve(game, shooter, target, spec)
+
+
+PENDING: tuple[PendingSpec, ...] = (
+    PendingSpec(
+        "reaction",
+        frozenset({"React", "Decline"}),
+        generate=pending_actions,
+        decline=do_decline,
+        handlers={"React": do_react},
+    ),
+)
+"""A bending attack waiting for its target's answer (R-X2)."""

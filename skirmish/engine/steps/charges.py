@@ -10,6 +10,7 @@ from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
 from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import PendingSpec, Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.effects.moving import beside, mover_of, place
 from skirmish.engine.effects.senses import finds_hidden
@@ -174,3 +175,37 @@ def do_decline(game: Ctx, action: Decline) -> None:
     assert p is not None
     game.state.pending = None
     game.emit("decline", f"{game.model(p.model).name} declines to counter-charge", (p.model,))
+
+
+def _skip_charges(game: Ctx, player: int) -> str:
+    if not any(can_charge(game, m) for m in game.player_models(player) if m.active):
+        return "no model can charge (charged, in melee or Taking Cover)"
+    return "no one in sight to charge"
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(
+        Step.CHARGES,
+        "combat",
+        "Charges",
+        "R-C3",
+        "Charge",
+        "UseAbility",
+        generate=candidates,
+        has_options=has_options,
+        handlers={"Charge": do_charge},
+        skip_words="charges",
+        skip_reason=_skip_charges,
+    ),
+)
+"""Charges (R-C3), with the counter-charge a charged model may answer with."""
+
+PENDING: tuple[PendingSpec, ...] = (
+    PendingSpec(
+        "counter_charge",
+        frozenset({"CounterCharge", "Decline"}),
+        generate=pending_actions,
+        decline=do_decline,
+        handlers={"CounterCharge": do_counter_charge},
+    ),
+)

@@ -11,6 +11,7 @@ from shapely.geometry.base import BaseGeometry
 from skirmish.battlefield.measure import CONTACT
 from skirmish.engine.core.actions import Action, Deploy
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
 
 if TYPE_CHECKING:
@@ -142,3 +143,19 @@ def do_deploy(game: Ctx, action: Deploy) -> None:
     s.xy[m.index] = (x, y)
     game.moved()
     game.emit("deploy", f"{m.name} deploys at ({x:.1f}, {y:.1f})", (m.id,))
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(
+        Step.DEPLOY,
+        "deploy",
+        "Deployment",
+        "R-T1",
+        "Deploy",
+        generate=candidates,
+        has_options=has_options,
+        handlers={"Deploy": do_deploy},
+        skip_words="deployment",
+    ),
+)
+"""Deployment (R-T1): played before the first turn, then never again."""

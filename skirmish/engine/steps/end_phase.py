@@ -11,6 +11,7 @@ from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.core.actions import Action, Advance, Disengage
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.effects.moving import (
     DIRECTIONS,
@@ -255,3 +256,31 @@ def turn_end(game: Ctx) -> None:
         game.finish("only one side has models on the table")
     elif s.turn >= game.scenario.turns:
         game.finish(f"turn limit of {game.scenario.turns} reached")
+
+
+def _skip_advances(game: Ctx, player: int) -> str:
+    mine = [m for m in game.player_models(player) if m.active]
+    if not any(can_advance(game, m) or can_disengage(game, m) for m in mine):
+        return "no model won a melee"
+    return "nothing left to do"
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(
+        Step.ADVANCES,
+        "end",
+        "Advances",
+        "R-E1",
+        "Advance",
+        "Disengage",
+        "UseAbility",
+        generate=candidates,
+        has_options=has_options,
+        handlers={"Advance": do_advance, "Disengage": do_disengage},
+        skip_words="advances",
+        skip_reason=_skip_advances,
+    ),
+    step(Step.SCORING, "end", "Tallying of Battle Points", "R-E3", begin=tally),
+    step(Step.TURN_END, "end", "Turn ends", "R-E4", begin=turn_end),
+)
+"""The End Phase (R-E1 to R-E4)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skirmish.battlefield.measure import CONTACT
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.log import score_data
 from skirmish.engine.core.state import ModelState, melee_weapon
 from skirmish.engine.effects.damage import inflict
@@ -169,3 +170,10 @@ def remove_casualties(game: Ctx) -> None:
             if all(f is not None and f.ko for f in foes) and not game.in_melee(m):
                 m.can_advance = m.profile.advance > 0
     s.extra["fought"] = {}
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(Step.MELEE, "combat", "Melee", "R-C4", begin=resolve_melee),
+    step(Step.MELEE_CASUALTIES, "combat", "Removal of melee casualties", "R-C5", begin=remove_casualties),
+)
+"""Melee, fought by itself once charges are over, and the removal of its casualties (R-C4, R-C5)."""

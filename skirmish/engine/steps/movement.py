@@ -10,6 +10,7 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.moving import DIRECTIONS, default_goals, flies, move_budget, place, validate_path
@@ -200,3 +201,46 @@ def do_take_cover(game: Ctx, action: TakeCover) -> None:
     m.taking_cover = True
     m.ap = 0
     game.emit("take_cover", f"{m.name} Takes Cover (AP spent; counts a 3+ Wall Shield)", (m.id,))
+
+
+def _skip_move(game: Ctx, player: int) -> str:
+    if all(m.moved for m in game.player_models(player) if m.active):
+        return "all models have moved"
+    return "no model can move (moved, in melee or Taking Cover)"
+
+
+def _skip_cover(game: Ctx, player: int) -> str:
+    return "no model can Take Cover"
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(Step.AP_ROLL, "move", "Ability Point bonus roll", "R-M1", begin=begin_ap_roll),
+    step(
+        Step.MOVEMENT,
+        "move",
+        "Standard movement",
+        "R-M2",
+        "Move",
+        "UseAbility",
+        generate=move_candidates,
+        has_options=has_move_options,
+        handlers={"Move": do_move},
+        skip_words="movement",
+        skip_reason=_skip_move,
+    ),
+    step(
+        Step.TAKE_COVER,
+        "move",
+        "Taking Cover",
+        "R-M4",
+        "TakeCover",
+        "UseAbility",
+        begin=end_glides,
+        generate=cover_candidates,
+        has_options=has_cover_options,
+        handlers={"TakeCover": do_take_cover},
+        skip_words="Taking Cover",
+        skip_reason=_skip_cover,
+    ),
+)
+"""The Move Phase (R-M1 to R-M4)."""

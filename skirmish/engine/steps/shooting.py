@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 from skirmish.engine.core.actions import Action, Shoot
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.reactions import offer_reaction
 from skirmish.engine.effects.senses import finds_hidden
 from skirmish.engine.effects.shots import can_fire, resolve, shot_scores, shot_specs, targetable
@@ -118,3 +120,33 @@ def do_shoot(game: Ctx, action: Shoot) -> None:
     if offer_reaction(game, shooter, target, spec):
         return
     resolve(game, shooter, target, spec)
+
+
+def _skip_shooting(game: Ctx, player: int) -> str:
+    mine = [m for m in game.player_models(player) if m.active]
+    ready = [m for m in mine if can_fire(game, m) and shot_specs(game, m)]
+    if not ready:
+        return "no model can shoot (fired, in melee or no ranged attack)"
+    if not any(game.sees(m, t) and game.enemies(m, t) and t.active for m in ready for t in game.state.models):
+        return "no one in sight"
+    return "no target to shoot at (AP too low or targets in melee)"
+
+
+STEPS: tuple[StepSpec, ...] = (
+    step(
+        Step.SHOOTING,
+        "combat",
+        "Projectiles and ranged combat",
+        "R-C1",
+        "Shoot",
+        "UseAbility",
+        begin=begin_shooting,
+        generate=candidates,
+        has_options=has_options,
+        handlers={"Shoot": do_shoot},
+        skip_words="shooting",
+        skip_reason=_skip_shooting,
+    ),
+    step(Step.RANGED_CASUALTIES, "combat", "Removal of ranged casualties", "R-C2", begin=remove_casualties),
+)
+"""Ranged combat and the removal of its casualties (R-C1, R-C2)."""
