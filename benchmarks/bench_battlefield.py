@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from skirmish.battlefield.paths import charge_path, check_straight_moves, shortest_path
+from skirmish.battlefield.paths import Mover, charge_path, check_straight_moves, shortest_path
 from skirmish.battlefield.physics import push
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.sight import sight_table, sight_table_update
@@ -44,7 +44,9 @@ def run() -> dict[str, float]:
     los = _best(lambda: sight_table(table, xy, radii), 50)
 
     ends = xy[0] + rng.uniform(-6, 6, (2000, 2))
-    checks = _best(lambda: check_straight_moves(table, 0, xy[:1], ends, xy, radii, enemy, max_length=6.0), 10)
+    checks = _best(
+        lambda: check_straight_moves(Mover(table, 0, xy, radii, enemy), xy[:1], ends, max_length=6.0), 10
+    )
 
     # Shortest paths across the table for several movers, around rocks and bases.
     goals = [(i, scatter_bases(table, np.random.default_rng(i), np.array([radii[i]]))[0]) for i in range(8)]
@@ -52,7 +54,7 @@ def run() -> dict[str, float]:
     def paths() -> None:
         for i, g in goals:
             table.search_memo.clear()  # measure the search, not the memo (see paths._search)
-            shortest_path(table, xy[i], g, i, xy, radii)
+            shortest_path(Mover(table, i, xy, radii), g)
 
     sp = _best(paths, 3) / len(goals)
 
@@ -73,7 +75,7 @@ def run() -> dict[str, float]:
         for i in range(10):
             table.search_memo.clear()
             table.path_memo.clear()
-            charge_path(table, i, 10 + i, xy, radii, enemy)
+            charge_path(Mover(table, i, xy, radii, enemy), 10 + i)
 
     ch = _best(charges, 3) / 10
     return {

@@ -110,7 +110,8 @@ class _Split:
         originals: dict[int, Callable[..., Any]] = {}
         for mod in (measure, paths, sight, physics, reach):
             for name, obj in vars(mod).items():
-                own = getattr(obj, "__module__", "") == mod.__name__
+                home = getattr(obj, "__module__", "")
+                own = home == mod.__name__ or home.startswith(mod.__name__ + ".")  # paths is a package
                 if callable(obj) and own and not name.startswith("_") and not isinstance(obj, type):
                     originals[id(obj)] = obj
         wrapped = {k: self._wrap(f) for k, f in originals.items()}

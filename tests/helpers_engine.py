@@ -27,7 +27,7 @@ from skirmish.engine.core.actions import Action, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, ranged_weapons
 from skirmish.engine.game import Game
-from skirmish.engine.phases import SPECS
+from skirmish.engine.rulebook import SPECS
 
 OVERLAP_TOLERANCE = 1e-3
 """Inches two bases may interpenetrate before it counts as overlap (float noise of contact)."""
@@ -149,8 +149,9 @@ def advance_until(game: Game, done: Any, *, limit: int = 400) -> None:
 
 def advance_past(game: Game, step: str) -> None:
     """Pass until the turn has moved beyond `step` (a later step of this turn, or the next turn)."""
-    from skirmish.engine.phases import STEP_INDEX
+    from skirmish.engine.rulebook import STANDARD
 
+    STEP_INDEX = {sp.name: i for i, sp in enumerate(STANDARD.turn)}  # noqa: N806
     turn, idx = game.state.turn, STEP_INDEX[step]
     advance_until(
         game,

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers_engine import advance_to, keep_only, m, new_game, place, scenario, troupe  # noqa: E402
 
 from skirmish.battlefield.measure import path_length  # noqa: E402
-from skirmish.battlefield.paths import charge_path, check_path, check_straight_moves, shortest_path  # noqa: E402
+from skirmish.battlefield.paths import Mover, charge_path, check_path, check_straight_moves, shortest_path  # noqa: E402
 from skirmish.battlefield.sample import random_table, scatter_bases  # noqa: E402
 from skirmish.battlefield.sight import INSET, lengths_inside, sight_evidence, sight_pairs  # noqa: E402
 from skirmish.battlefield.table import Table  # noqa: E402
@@ -49,14 +49,14 @@ def test_r_c3_charge_path_around_a_friend_is_exact_within_a_thousandth() -> None
     xy = np.array([RUNNER, FRIEND, TARGET])
     radii = np.array([0.5, 0.5, 0.5])
     enemy = np.array([False, False, True])
-    found = charge_path(table, 0, 2, xy, radii, enemy)
+    found = charge_path(Mover(table, 0, xy, radii, enemy), 2)
     assert found is not None
     path, length = found
     exact = _exact_around_friend()
     assert abs(exact - 5.9638) < 1e-4
     assert exact - 1e-9 <= length <= exact + 1e-3
     assert length == path_length(path)
-    assert check_path(table, path, 0, xy, radii, enemy, max_length=6.0, contact_target=2) is None
+    assert check_path(Mover(table, 0, xy, radii, enemy), path, max_length=6.0, contact_target=2) is None
 
 
 def test_r_c3_charge_of_5_964_inches_around_a_friend_succeeds_on_a_real_board() -> None:
@@ -131,7 +131,7 @@ def _octagon_reference(
     n = len(pts)
     adj = []
     for a in range(n):
-        ok = check_straight_moves(table, mover, pts[a][None], pts, xy, radii, enemy, max_length=1e9)
+        ok = check_straight_moves(Mover(table, mover, xy, radii, enemy), pts[a][None], pts, max_length=1e9)
         adj.append(np.flatnonzero(ok).tolist())
     best = [math.inf] * n
     best[0] = 0.0
@@ -164,7 +164,7 @@ def test_r_c3_exact_shortest_path_is_never_longer_than_the_old_and_never_shorter
     gaps = np.hypot(*(xy[1:] - goal).T) - radii[1:] - radii[0]
     if (gaps < 1e-3).any():
         return
-    path = shortest_path(table, xy[0], goal, 0, xy, radii)
+    path = shortest_path(Mover(table, 0, xy, radii), goal)
     ref = _octagon_reference(table, xy[0], goal, 0, xy, radii)
     if ref is None:
         return
@@ -172,7 +172,10 @@ def test_r_c3_exact_shortest_path_is_never_longer_than_the_old_and_never_shorter
     length = path_length(path)
     assert length <= ref + 1e-3
     assert length >= float(np.hypot(*(goal - xy[0]))) - 1e-9
-    assert check_path(table, path, 0, xy, radii, np.zeros(6, dtype=bool), max_length=length + 1e-6) is None
+    assert (
+        check_path(Mover(table, 0, xy, radii, np.zeros(6, dtype=bool)), path, max_length=length + 1e-6)
+        is None
+    )
 
 
 def _clear_independently(table: Table, seg: np.ndarray, a: int, b: int, xy: np.ndarray) -> np.ndarray:
@@ -296,14 +299,14 @@ def test_r_c3_remembered_searches_answer_bit_for_bit_as_fresh_ones_after_bases_m
                 xy[k] = moved
         for mover, goal in zip((0, 1, 5, 6), goals, strict=True):
             remembered = [
-                shortest_path(table, xy[mover], goal, mover, xy, radii),
-                charge_path(table, mover, 9 - mover, xy, radii, enemy if mover < 5 else ~enemy),
+                shortest_path(Mover(table, mover, xy, radii), goal),
+                charge_path(Mover(table, mover, xy, radii, enemy if mover < 5 else ~enemy), 9 - mover),
             ]
             table.search_memo.clear()
             table.path_memo.clear()
             fresh = [
-                shortest_path(table, xy[mover], goal, mover, xy, radii),
-                charge_path(table, mover, 9 - mover, xy, radii, enemy if mover < 5 else ~enemy),
+                shortest_path(Mover(table, mover, xy, radii), goal),
+                charge_path(Mover(table, mover, xy, radii, enemy if mover < 5 else ~enemy), 9 - mover),
             ]
             for a, b in zip(remembered, fresh, strict=True):
                 pa = a[0] if isinstance(a, tuple) else a

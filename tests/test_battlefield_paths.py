@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from skirmish.battlefield.measure import CONTACT, edge_distances, path_length
 from skirmish.battlefield.paths import (
+    Mover,
     charge_path,
     check_path,
     check_straight_moves,
@@ -81,19 +82,21 @@ def independent_violation(
 
 
 def test_r_m2_straight_through_impassable_terrain_is_refused(table: Table) -> None:
-    p = check_path(table, np.array([[23.5, 10], [23.5, 20]]), 0, XY[[0, 2]], R[:2], EN[[0, 2]], max_length=12)
+    p = check_path(
+        Mover(table, 0, XY[[0, 2]], R[:2], EN[[0, 2]]), np.array([[23.5, 10], [23.5, 20]]), max_length=12
+    )
     assert p is not None and p.rule == "R-M2" and "standing stone" in p.message
 
 
 def test_r_m2_shortest_path_goes_around_and_is_legal(table: Table) -> None:
     xy, r, en = XY[[0, 2]], R[:2], EN[[0, 2]]
-    path = shortest_path(table, xy[0], np.array([23.5, 20.0]), 0, xy, r)
+    path = shortest_path(Mover(table, 0, xy, r), np.array([23.5, 20.0]))
     assert path is not None
     # Around the 3" wide stone: longer than the 10" straight line, shorter than a wide detour.
     assert 10.5 < path_length(path) < 12.5
-    assert check_path(table, path, 0, xy, r, en, max_length=path_length(path)) is None
+    assert check_path(Mover(table, 0, xy, r, en), path, max_length=path_length(path)) is None
     assert independent_violation(table, path, 0, xy, r, en, None) is None
-    p = check_path(table, path, 0, xy, r, en, max_length=path_length(path) - 0.1)
+    p = check_path(Mover(table, 0, xy, r, en), path, max_length=path_length(path) - 0.1)
     assert p is not None and "allowance" in p.message  # path length is what counts
 
 
@@ -101,32 +104,34 @@ def test_r_m2_paths_never_cut_through_bases(table: Table) -> None:
     xy = np.array([[10.0, 5.0], [10.0, 8.0]])
     r = np.array([0.5, 0.5])
     en = np.array([False, False])
-    p = check_path(table, np.array([[10, 5], [10, 11]]), 0, xy, r, en, max_length=6)
+    p = check_path(Mover(table, 0, xy, r, en), np.array([[10, 5], [10, 11]]), max_length=6)
     assert p is not None and "base of model 1" in p.message
-    path = shortest_path(table, xy[0], np.array([10.0, 11.0]), 0, xy, r)
+    path = shortest_path(Mover(table, 0, xy, r), np.array([10.0, 11.0]))
     assert path is not None and len(path) > 2
-    assert check_path(table, path, 0, xy, r, en, max_length=7) is None
+    assert check_path(Mover(table, 0, xy, r, en), path, max_length=7) is None
     # Ending on top of a base or off the table is refused.
-    assert check_path(table, np.array([[10, 5], [10.5, 8]]), 0, xy, r, en, max_length=6) is not None
-    assert check_path(table, np.array([[10, 5], [10, 0.2]]), 0, xy, r, en, max_length=6) is not None
+    assert check_path(Mover(table, 0, xy, r, en), np.array([[10, 5], [10.5, 8]]), max_length=6) is not None
+    assert check_path(Mover(table, 0, xy, r, en), np.array([[10, 5], [10, 0.2]]), max_length=6) is not None
 
 
 def test_r_m3_no_base_contact_with_an_enemy_in_the_move_phase(table: Table) -> None:
     xy = np.array([[10.0, 5.0], [10.0, 8.0]])
     r = np.array([0.5, 0.5])
     en = np.array([False, True])
-    p = check_path(table, np.array([[10, 5], [10, 6.995]]), 0, xy, r, en, max_length=6)
+    p = check_path(Mover(table, 0, xy, r, en), np.array([[10, 5], [10, 6.995]]), max_length=6)
     assert p is not None and p.rule == "R-M3"
-    assert check_path(table, np.array([[10, 5], [10, 6.98]]), 0, xy, r, en, max_length=6) is None
+    assert check_path(Mover(table, 0, xy, r, en), np.array([[10, 5], [10, 6.98]]), max_length=6) is None
     # The same end as a charge at that target is fine (R-C3).
     assert (
-        check_path(table, np.array([[10, 5], [10, 6.995]]), 0, xy, r, en, max_length=6, contact_target=1)
+        check_path(
+            Mover(table, 0, xy, r, en), np.array([[10, 5], [10, 6.995]]), max_length=6, contact_target=1
+        )
         is None
     )
 
 
 def test_r_c3_charge_distance_is_the_path_around_a_wall(table: Table) -> None:
-    got = charge_path(table, 0, 1, XY, R, EN)
+    got = charge_path(Mover(table, 0, XY, R, EN), 1)
     assert got is not None
     path, length = got
     # Straight-line edge distance is 6" but the stone is in the way: the path is longer.
@@ -134,17 +139,17 @@ def test_r_c3_charge_distance_is_the_path_around_a_wall(table: Table) -> None:
     assert 6.5 < length < 9.0
     end_gap = np.hypot(*(path[-1] - XY[1])) - 1.0
     assert 0 <= end_gap <= CONTACT
-    assert check_path(table, path, 0, XY, R, EN, max_length=length, contact_target=1) is None
+    assert check_path(Mover(table, 0, XY, R, EN), path, max_length=length, contact_target=1) is None
     assert independent_violation(table, path, 0, XY, R, EN, 1) is None
 
 
 def test_r_c3_failed_charge_moves_the_full_distance_toward_the_target(table: Table) -> None:
-    path, length = charge_path(table, 0, 1, XY, R, EN)  # type: ignore[misc]
+    path, length = charge_path(Mover(table, 0, XY, R, EN), 1)  # type: ignore[misc]
     assert length > 6.0
-    moved = move_toward(table, 0, XY[1], 6.0, XY, R, EN)
+    moved = move_toward(Mover(table, 0, XY, R, EN), XY[1], 6.0)
     assert moved is not None
     assert path_length(moved) == pytest.approx(6.0)
-    assert check_path(table, moved, 0, XY, R, EN, max_length=6.0) is None
+    assert check_path(Mover(table, 0, XY, R, EN), moved, max_length=6.0) is None
     # Not into contact: the end is short of the target, along the charge route.
     assert np.hypot(*(moved[-1] - XY[1])) - 1.0 > CONTACT
     assert np.hypot(*(moved[-1] - path[-1])) < length - 6.0 + 1e-6
@@ -154,9 +159,9 @@ def test_r_e2_combat_distraction_retreat_leaves_contact(table: Table) -> None:
     xy = np.array([[10.0, 10.0], [10.0, 11.005], [14.0, 10.0]])
     r = np.array([0.5, 0.5, 0.5])
     en = np.array([False, True, True])
-    path = retreat_path(table, 0, xy[1], 6.0, xy, r, en)
+    path = retreat_path(Mover(table, 0, xy, r, en), xy[1], 6.0)
     assert path is not None
-    assert check_path(table, path, 0, xy, r, en, max_length=6.0) is None
+    assert check_path(Mover(table, 0, xy, r, en), path, max_length=6.0) is None
     assert np.hypot(*(path[-1] - xy[1])) > np.hypot(*(xy[0] - xy[1])) + 4.0
 
 
@@ -164,17 +169,17 @@ def test_r_e1_advance_may_not_end_in_contact(table: Table) -> None:
     xy = np.array([[10.0, 10.0], [10.0, 14.0]])
     r = np.array([0.5, 0.5])
     en = np.array([False, True])
-    moved = move_toward(table, 0, xy[1], 6.0, xy, r, en)
+    moved = move_toward(Mover(table, 0, xy, r, en), xy[1], 6.0)
     assert moved is not None
     assert np.hypot(*(moved[-1] - xy[1])) - 1.0 > CONTACT
-    assert check_path(table, moved, 0, xy, r, en, max_length=6.0) is None
+    assert check_path(Mover(table, 0, xy, r, en), moved, max_length=6.0) is None
 
 
 def test_r_b4_flying_models_ignore_terrain(table: Table) -> None:
     xy, r, en = XY[[0, 2]], R[:2], EN[[0, 2]]
     straight = np.array([[23.5, 10], [23.5, 20]])
-    assert check_path(table, straight, 0, xy, r, en, max_length=10, flying=True) is None
-    path = shortest_path(table, xy[0], np.array([23.5, 20.0]), 0, xy, r, flying=True)
+    assert check_path(Mover(table, 0, xy, r, en, flying=True), straight, max_length=10) is None
+    path = shortest_path(Mover(table, 0, xy, r, flying=True), np.array([23.5, 20.0]))
     assert path is not None and path_length(path) == pytest.approx(10.0)
 
 
@@ -183,7 +188,9 @@ def test_r_m2_ignored_models_do_not_block(table: Table) -> None:
     r = np.array([0.5, 0.5])
     en = np.array([False, True])
     ko = np.array([False, True])
-    assert check_path(table, np.array([[10, 5], [10, 11]]), 0, xy, r, en, max_length=6, ignore=ko) is None
+    assert (
+        check_path(Mover(table, 0, xy, r, en, ignore=ko), np.array([[10, 5], [10, 11]]), max_length=6) is None
+    )
 
 
 def test_r_m2_batch_straight_moves_agree_with_check_path(table: Table) -> None:
@@ -192,8 +199,8 @@ def test_r_m2_batch_straight_moves_agree_with_check_path(table: Table) -> None:
     r = np.array([0.5, 0.5, 0.8, 0.5])
     en = np.array([False, True, False, True])
     ends = xy[0] + rng.uniform(-7, 7, (300, 2))
-    ok = check_straight_moves(table, 0, xy[:1], ends, xy, r, en, max_length=6.0)
-    ref = [check_path(table, np.array([xy[0], e]), 0, xy, r, en, max_length=6.0) is None for e in ends]
+    ok = check_straight_moves(Mover(table, 0, xy, r, en), xy[:1], ends, max_length=6.0)
+    ref = [check_path(Mover(table, 0, xy, r, en), np.array([xy[0], e]), max_length=6.0) is None for e in ends]
     assert ok.tolist() == ref
     assert 0 < ok.sum() < len(ends)
 
@@ -212,17 +219,17 @@ def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) 
     budget = float(rng.uniform(1, 12))
     flying = bool(rng.random() < 0.2)
     candidates: list[tuple[np.ndarray, int | None]] = []
-    sp = shortest_path(t, xy[mover], goal, mover, xy, radii, flying=flying, enemy=enemy)
+    sp = shortest_path(Mover(t, mover, xy, radii, enemy, flying=flying), goal)
     if sp is not None:
         candidates.append((sp, None))
-    mt = move_toward(t, mover, goal, budget, xy, radii, enemy, flying=flying)
+    mt = move_toward(Mover(t, mover, xy, radii, enemy, flying=flying), goal, budget)
     if mt is not None:
         candidates.append((mt, None))
         assert path_length(mt) <= budget + 1e-6
-    ch = charge_path(t, mover, n - 1, xy, radii, enemy, flying=flying)
+    ch = charge_path(Mover(t, mover, xy, radii, enemy, flying=flying), n - 1)
     if ch is not None:
         candidates.append((ch[0], n - 1))
-    rt = retreat_path(t, mover, xy[n - 1], 6.0, xy, radii, enemy, flying=flying)
+    rt = retreat_path(Mover(t, mover, xy, radii, enemy, flying=flying), xy[n - 1], 6.0)
     if rt is not None:
         candidates.append((rt, None))
     # Random polylines too: whatever check_path accepts must be truly clear.
@@ -234,7 +241,10 @@ def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) 
         allowance = path_length(path)
         if (
             check_path(
-                t, path, mover, xy, radii, enemy, max_length=allowance, flying=flying, contact_target=target
+                Mover(t, mover, xy, radii, enemy, flying=flying),
+                path,
+                max_length=allowance,
+                contact_target=target,
             )
             is None
         ):
@@ -244,14 +254,9 @@ def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) 
     for path, target in candidates[: len(candidates) - 10]:
         assert (
             check_path(
-                t,
+                Mover(t, mover, xy, radii, enemy, flying=flying),
                 path,
-                mover,
-                xy,
-                radii,
-                enemy,
                 max_length=path_length(path),
-                flying=flying,
                 contact_target=target,
             )
             is None
@@ -270,7 +275,7 @@ def test_r_m2_plain_python_and_numpy_kernels_agree_at_the_boundary(seed: int) ->
     t = random_table(rng, pieces=10)
     radii = rng.choice([0.5, 0.8, 1.2], 8)
     xy = scatter_bases(t, rng, radii)
-    obs = P._obstacles(t, 0, xy, radii, np.arange(8) >= 4, xy[0], flying=False, ignore=None, target=None)
+    obs = P.Mover(t, 0, xy, radii, np.arange(8) >= 4).obstacles(xy[0])
     pts = []
     for c, lim in zip(obs.centres, obs.clearance - 1e-6, strict=True):
         for a in rng.uniform(0, 2 * np.pi, 4):
@@ -291,3 +296,25 @@ def test_r_m2_plain_python_and_numpy_kernels_agree_at_the_boundary(seed: int) ->
             for k in range(len(p0)):
                 one_b, one_t = P._violations(obs, p0[k : k + 1], p1[k : k + 1], ends_outside=ends_outside)
                 assert (one_b[0] == whole_b[k]).all() and (one_t[0] == whole_t[k]).all()
+
+
+def test_r_m3_a_mover_without_enemies_asks_the_same_as_one_with_none(table: Table) -> None:
+    """`Mover(enemy=None)` means nobody is an enemy: every question gets the answer an all-False
+    mask gets, and `replace` changes one field of the question only."""
+    xy = np.array([[10.0, 5.0], [10.0, 8.0], [14.0, 5.0]])
+    r = np.array([0.5, 0.5, 0.5])
+    none = Mover(table, 0, xy, r)
+    zeros = Mover(table, 0, xy, r, np.zeros(3, dtype=bool))
+    ends = xy[0] + np.random.default_rng(3).uniform(-6, 6, (40, 2))
+    for a, b in ((none, zeros), (none.replace(flying=True), zeros.replace(flying=True))):
+        assert check_straight_moves(a, xy[:1], ends, max_length=6.0).tolist() == (
+            check_straight_moves(b, xy[:1], ends, max_length=6.0).tolist()
+        )
+        assert check_path(a, np.array([[10, 5], [10, 6.995]]), max_length=6) == (
+            check_path(b, np.array([[10, 5], [10, 6.995]]), max_length=6)
+        )
+        pa, pb = shortest_path(a, np.array([10.0, 11.0])), shortest_path(b, np.array([10.0, 11.0]))
+        assert pa is not None and pb is not None and np.array_equal(pa, pb)
+    gone = none.replace(ignore=np.array([False, True, False]))
+    assert np.shares_memory(gone.xy, xy) and gone.ignore is not None and none.ignore is None
+    assert check_path(gone, np.array([[10, 5], [10, 11]]), max_length=6) is None

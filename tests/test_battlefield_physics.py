@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.battlefield.measure import edge_distances
-from skirmish.battlefield.paths import check_path
+from skirmish.battlefield.paths import Mover, check_path
 from skirmish.battlefield.physics import drag_to, push, segment_query_all
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
@@ -72,7 +72,9 @@ def test_r_m2_pushes_never_end_overlapping(seed: int) -> None:
     after[0] = end
     assert (edge_distances(after, radii)[0, 1:] >= -1e-6).all()
     # The push line itself is a legal (non-contact-restricted) path.
-    assert check_path(t, np.vstack([xy[0], end]), 0, xy, radii, np.zeros(10, bool), max_length=20) is None
+    assert (
+        check_path(Mover(t, 0, xy, radii, np.zeros(10, bool)), np.vstack([xy[0], end]), max_length=20) is None
+    )
 
 
 def test_pymunk_radius_segment_query_bug_is_wrapped() -> None:

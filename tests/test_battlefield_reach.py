@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.paths import check_straight_moves
+from skirmish.battlefield.paths import Mover, check_straight_moves
 from skirmish.battlefield.reach import straight_moves
 from skirmish.battlefield.sample import random_table, scatter_bases
 
@@ -49,12 +49,9 @@ def test_r_m2_remembered_straight_moves_answer_as_fresh_checks_after_bases_move(
                 xy[k] = rng.uniform([1.0, 1.0], [29.0, 29.0])
             if rng.uniform() < 0.1:
                 gone[int(rng.integers(1, 10))] ^= True
-        remembered = straight_moves(
-            table, 0, xy[0][None, :], ends, xy, radii, enemy, max_length=budget, ignore=gone
-        )
-        fresh = check_straight_moves(
-            table, 0, xy[0][None, :], ends, xy, radii, enemy, max_length=budget, ignore=gone
-        )
+        mover = Mover(table, 0, xy, radii, enemy, ignore=gone.copy())
+        remembered = straight_moves(mover, xy[0][None, :], ends, max_length=budget)
+        fresh = check_straight_moves(mover, xy[0][None, :], ends, max_length=budget)
         assert remembered.tolist() == np.asarray(fresh).tolist(), f"step {step}"
 
 
@@ -65,8 +62,9 @@ def test_r_m2_a_friend_moving_across_a_remembered_move_is_noticed() -> None:
     xy = np.array([[5.0, 5.0], [20.0, 20.0], [25.0, 5.0]])
     enemy = np.array([False, False, True])
     ends = np.array([[11.0, 5.0], [5.0, 11.0]])
-    first = straight_moves(table, 0, xy[0][None, :], ends, xy, radii, enemy, max_length=6.0)
+    first = straight_moves(Mover(table, 0, xy, radii, enemy), xy[0][None, :], ends, max_length=6.0)
     assert first.tolist() == [True, True]
+    xy = xy.copy()
     xy[1] = [8.0, 5.0]  # the friend steps onto the first move's line
-    second = straight_moves(table, 0, xy[0][None, :], ends, xy, radii, enemy, max_length=6.0)
+    second = straight_moves(Mover(table, 0, xy, radii, enemy), xy[0][None, :], ends, max_length=6.0)
     assert second.tolist() == [False, True]

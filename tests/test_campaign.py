@@ -14,7 +14,7 @@ from skirmish.data.errors import DataError
 from skirmish.engine import campaign as cp
 from skirmish.engine.core.actions import Decline, EndStep, Shoot, UseAbility
 from skirmish.engine.game import Game
-from skirmish.engine.scenarios_pursuit import parse_config
+from skirmish.engine.scenarios import parse_config
 
 CAMP = cp.load_campaign()
 

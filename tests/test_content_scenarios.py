@@ -14,7 +14,7 @@ from skirmish.cli.main import main
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.loader import load_scenario
 from skirmish.data.scenario import Cover, Scenario, Victory
-from skirmish.engine.scenarios_pursuit import EFFECTS, TRIGGERS
+from skirmish.engine.scenarios.pursuit import EFFECTS, TRIGGERS
 
 SCENARIO_FILES = shipped("scenarios")
 EXPECTED = {

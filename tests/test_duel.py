@@ -19,11 +19,11 @@ from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.data.errors import DataError
 from skirmish.engine.core.actions import Attack, Build, Decline, Defend, UseAbility
-from skirmish.engine.duel import exchange
-from skirmish.engine.duel.pieces import BuildError, check_build, parse_build, parse_piece
-from skirmish.engine.duel.templates import TEMPLATES, arms, candidate_texts, realise
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, load_replay_text, verify
+from skirmish.engine.scenarios.duel import exchange
+from skirmish.engine.scenarios.duel.pieces import BuildError, check_build, parse_build, parse_piece
+from skirmish.engine.scenarios.duel.templates import TEMPLATES, arms, candidate_texts, realise
 
 ATTACK_LMS = "fire.L.point+water.M.point+earth.S.point"
 WALL = "air.L.stand+earth.M.stand+water.S.deflect"

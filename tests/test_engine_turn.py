@@ -21,7 +21,10 @@ from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.scenario import Victory
 from skirmish.engine.core.actions import Advance, Charge, EndStep, Move, Shoot, TakeCover
 from skirmish.engine.game import Game
-from skirmish.engine.phases import STEP_INDEX, TURN
+from skirmish.engine.rulebook import STANDARD
+
+TURN = STANDARD.turn
+STEP_INDEX = {s.name: i for i, s in enumerate(TURN)}
 
 PHASES = ("move", "combat", "end")
 

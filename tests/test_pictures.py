@@ -37,7 +37,7 @@ def test_board_png_game_colours_words_and_a_legend_for_every_mark(tmp_path: Path
     from skirmish.data.catalogue import find_scenario
     from skirmish.ui import theme
     from skirmish.ui.board_png import MARGIN, SCALE, legend_entries
-    from skirmish.ui.render import LEGEND
+    from skirmish.ui.legend_art import LEGEND
 
     out = tmp_path / "b.png"
     with pytest.raises(SystemExit) as exc:

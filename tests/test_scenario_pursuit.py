@@ -21,7 +21,7 @@ from skirmish.engine.core.actions import Decline, EndStep, Shoot, TakeCover
 from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, parse_replay, verify
-from skirmish.engine.scenarios_pursuit import PursuitRules, parse_config
+from skirmish.engine.scenarios import PursuitRules, parse_config
 from skirmish.engine.steps.deploy import free_spot
 from skirmish.rules.dice import Dice
 

@@ -25,10 +25,9 @@ from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.scenario import Victory
 from skirmish.engine.core.actions import Decline, EndStep, Move, React, Shoot, UseAbility
-from skirmish.engine.duel.rules import DuelRules
 from skirmish.engine.effects.damage import inflict
 from skirmish.engine.game import Game
-from skirmish.engine.special_rules import EscortRules, ScenarioSpecials
+from skirmish.engine.scenarios import VICTORY, DuelRules, EscortRules, PursuitRules, ScenarioSpecials
 from skirmish.engine.steps.shooting import shot_scores, shot_specs
 
 SCENARIOS = [p.stem for p in shipped("scenarios")]
@@ -61,7 +60,13 @@ def test_r_t4_rules_are_chosen_by_victory_and_special_keys() -> None:
     assert type(new_game("avatar_duel").rules) is DuelRules
     assert type(new_game("day_of_black_sun").rules) is ScenarioSpecials
     assert type(new_game("open_battle").rules) is ScenarioSpecials
-    assert type(new_game("the_pursuit").rules).__name__ == "PursuitRules"
+    assert type(new_game("the_pursuit").rules) is PursuitRules
+
+
+def test_r_t4_the_registry_names_rules_for_every_victory_kind() -> None:
+    """`scenarios.registry.VICTORY` is the one list of victory kinds: it must cover the data layer's."""
+    assert set(VICTORY) == set(Victory)
+    assert all(issubclass(rules, ScenarioSpecials) for rules in VICTORY.values())  # the eclipse everywhere
 
 
 # ----------------------------------------------------------------- escort

@@ -23,7 +23,7 @@ from test_ui_scenes import key, post_and_frame  # noqa: E402
 from skirmish.engine.core.actions import Attack, Build, Defend  # noqa: E402
 from skirmish.ui.app import App  # noqa: E402
 from skirmish.ui.battle import BattleScene  # noqa: E402
-from skirmish.ui.duel_view import action_label  # noqa: E402
+from skirmish.ui.control.menu_items import action_label  # noqa: E402
 
 SHOTS = Path(os.environ["SKIRMISH_SHOTS"]) if os.environ.get("SKIRMISH_SHOTS") else None
 

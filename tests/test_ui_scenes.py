@@ -539,7 +539,7 @@ def test_ui_r_c1_wasted_shot_outcome_is_shown_and_refusal_cleared(app, default_s
 
 def test_ui_r_c4_charge_odds_name_the_charge_bonus_before_the_total(app, default_setup):
     """UX review 6: the charge odds line has one "=", after every modifier (charged bonus included)."""
-    from skirmish.ui.battle import die_sum
+    from skirmish.ui.toasts import die_sum
 
     scene = battle_after_deploy(app, default_setup)
     game = scene.game
@@ -599,8 +599,8 @@ def test_ui_r_b3_sight_overlay_enemies_only_one_label_per_blocker(app, default_s
     assert lines and all(o.player == 1 for o, _, _ in lines)
     app.frame()
     blocked = [ev.blocker for _, ev, _ in lines if ev.blocker]
-    assert len(scene._los_labels) == len(set(blocked))
-    assert sum(len(v) for v in scene._los_labels.values()) == len(blocked)
+    assert len(scene.sight.labels) == len(set(blocked))
+    assert sum(len(v) for v in scene.sight.labels.values()) == len(blocked)
 
 
 def test_ui_esc_twice_leaves_battle_to_menu_with_game_saved(app, default_setup, tmp_path, monkeypatch):

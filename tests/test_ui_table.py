@@ -211,12 +211,12 @@ def test_ui_floating_results_never_cover_labels_or_each_other(app):
     g = _game_to_first_melee()
     scene = BattleScene(app, g, [None, None])
     app.push(scene)
-    scene._seen_log = next(i for i, e in enumerate(g.log) if e.kind == "melee")
+    scene.control._seen_log = next(i for i, e in enumerate(g.log) if e.kind == "melee")
     scene.after_change()
     assert scene.toast is not None and scene.toast.floats
     for _ in range(3):
         app.frame(dt=0.5)
-        floats, labels = scene._float_rects, list(scene._label_rects.values())
+        floats, labels = scene.toasts.float_rects, list(scene.label_rects.values())
         assert floats
         assert all(f.collidelist(labels) < 0 for f in floats)
         assert not any(f.colliderect(scene.toast_rect()) for f in floats)

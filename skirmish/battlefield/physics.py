@@ -19,7 +19,7 @@ import numpy as np
 import pymunk
 
 from skirmish.battlefield.measure import point_segment_distance
-from skirmish.battlefield.paths import _obstacles, _off_table, _violations
+from skirmish.battlefield.paths import Mover, _off_table, _violations
 from skirmish.battlefield.table import Table
 
 DT = 1.0 / 240.0
@@ -149,7 +149,7 @@ def max_free_distance(
 ) -> float:
     """Exact: how far the mover's base can slide along `unit` (up to `length`) before it would
     overlap a base, cut into an impassable piece or leave the table. Touching is allowed."""
-    obs = _obstacles(table, mover, xy, radii, None, start, flying=False, ignore=ignore, target=None)
+    obs = Mover(table, mover, xy, radii, ignore=ignore).obstacles(start)
     r = obs.radius
     best = length
     if len(obs.centres):

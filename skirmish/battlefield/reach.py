@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from skirmish.battlefield.paths import check_straight_moves
-from skirmish.battlefield.table import Table
+from skirmish.battlefield.paths import Mover, check_straight_moves
 
 MARGIN = 1e-6
 """A moved base counts as near a segment within its clearance plus this (the exact kernel flags
@@ -53,32 +52,20 @@ def _near(cx: float, cy: float, lim2: float, segs: tuple[tuple[float, float, flo
     return False
 
 
-def straight_moves(
-    table: Table,
-    mover: int,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    xy: np.ndarray,
-    radii: np.ndarray,
-    enemy: np.ndarray,
-    *,
-    max_length: float,
-    flying: bool = False,
-    ignore: np.ndarray | None = None,
-) -> np.ndarray:
+def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_length: float) -> np.ndarray:
     """`check_straight_moves`, remembered on the table (see the module docstring): (m,) bool."""
-    xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-    radii = np.asarray(radii, dtype=float).reshape(-1)
+    table, index = mover.table, mover.index
+    xy, radii = mover.xy, mover.radii
     s = np.asarray(starts, dtype=float).reshape(-1, 2)
     e = np.asarray(ends, dtype=float).reshape(-1, 2)
-    en = np.asarray(enemy, dtype=bool).reshape(-1)
-    gone = np.zeros(len(xy), dtype=bool) if ignore is None else np.asarray(ignore, dtype=bool).reshape(-1)
+    en = mover.enemies
+    gone = np.zeros(len(xy), dtype=bool) if mover.ignore is None else np.asarray(mover.ignore, dtype=bool)
     # Bases the answer may be reused across: friends still on the table, other than the mover.
     free = ~en & ~gone
-    free[mover] = False
+    free[index] = False
     key = (
         "straight_moves",
-        mover,
+        index,
         s.tobytes(),
         e.tobytes(),
         radii.tobytes(),
@@ -86,26 +73,21 @@ def straight_moves(
         gone.tobytes(),
         xy[~free].tobytes(),
         float(max_length),
-        bool(flying),
+        bool(mover.flying),
     )
     memo = table.memo.setdefault("straight_moves", {})
     assert isinstance(memo, dict)
     rec = memo.get(key)
     if isinstance(rec, _Straight) and rec.xy.shape == xy.shape:
         moved = np.flatnonzero((rec.xy != xy).any(axis=1))
-        r = float(radii[mover])
+        r = float(radii[index])
         if all(
             not _near(float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2, rec.segs)
             for j in moved.tolist()
             for p in (rec.xy[j], xy[j])
         ):
             return rec.answer.copy()
-    answer = np.asarray(
-        check_straight_moves(
-            table, mover, s, e, xy, radii, en, max_length=max_length, flying=flying, ignore=ignore
-        ),
-        dtype=bool,
-    )
+    answer = np.asarray(check_straight_moves(mover, s, e, max_length=max_length), dtype=bool)
     sb = np.broadcast_to(s, e.shape) if len(s) == 1 else s
     segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sb.tolist(), e.tolist(), strict=True))
     if key not in memo and len(memo) >= STRAIGHT_MEMO:

@@ -49,7 +49,7 @@ def random_table(
 
 def scatter_bases(table: Table, rng: np.random.Generator, radii: np.ndarray, tries: int = 2000) -> np.ndarray:
     """Centres for bases of `radii`: on the table, overlapping no base and no impassable piece."""
-    from skirmish.battlefield.paths import _obstacles, _violations
+    from skirmish.battlefield.paths import Mover, _violations
 
     radii = np.asarray(radii, dtype=float)
     xy = np.full((len(radii), 2), -1000.0)
@@ -58,7 +58,7 @@ def scatter_bases(table: Table, rng: np.random.Generator, radii: np.ndarray, tri
         for _ in range(tries):
             p = rng.uniform([r, r], [table.width - r, table.height - r])
             xy[i] = p
-            obs = _obstacles(table, i, xy, radii, None, p, flying=False, ignore=~placed, target=None)
+            obs = Mover(table, i, xy, radii, ignore=~placed).obstacles(p)
             bad_b, bad_t = _violations(obs, p[None, :], p[None, :])
             if not (bad_b.any() or bad_t.any()):
                 gap = np.sqrt(((xy[placed] - p) ** 2).sum(-1)) - radii[placed] - r

@@ -27,7 +27,7 @@ def make_bot(policy: str, seed: int, player: int, game: Game | None = None) -> B
     """A bot of `policy` for seat `player`; with `game`, a scenario's own bot may stand in for the
     heuristic one (the Pursuit's heroes play `bots.pursuit.PursuitHeroBot`)."""
     if game is not None and policy == "heuristic":
-        from skirmish.engine.scenarios_pursuit import PursuitRules
+        from skirmish.engine.scenarios import PursuitRules
 
         if isinstance(game.rules, PursuitRules) and game.state.players[player].team == game.rules.hero_team:
             from skirmish.bots.pursuit import PursuitHeroBot

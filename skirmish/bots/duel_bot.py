@@ -2,7 +2,7 @@
 
 It decides only from `game.observation(player)` (its own techniques, the others' revealed ones,
 endurance, positions) and the public table (sight and distances). Builds are a **mixed strategy**:
-regret matching over the build templates (`engine.duel.templates`: five shapes in four element
+regret matching over the build templates (`engine.scenarios.duel.templates`: five shapes in four element
 rotations). After every round the opponents' techniques that were revealed are public; the bot
 scores every template against them (what it would have dealt and saved) and accumulates regrets,
 then samples a template in proportion to the positive regrets — so always building the counter to
@@ -10,7 +10,7 @@ its last build does not work against it. The sampling uses the bot's own stream,
 game's seed, the seat and the round, and the regrets are recomputed from the public history each
 time: the bot is a pure function of what it may see, reproducible, and never disturbs the game's
 dice. Attacks, defences and counter-attacks are exact: each candidate is resolved with
-`engine.duel.exchange` against what is known.
+`engine.scenarios.duel.exchange` against what is known.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import numpy as np
 from skirmish.engine import queries
 from skirmish.engine.core.actions import Action, Attack, Build, Decline, Defend, EndStep, Move, UseAbility
 from skirmish.engine.core.state import ModelState
-from skirmish.engine.duel import exchange
-from skirmish.engine.duel.pieces import Piece, format_build, parse_piece
-from skirmish.engine.duel.templates import arms, realise
 from skirmish.engine.game import Game
+from skirmish.engine.scenarios.duel import exchange
+from skirmish.engine.scenarios.duel.pieces import Piece, format_build, parse_piece
+from skirmish.engine.scenarios.duel.templates import arms, realise
 from skirmish.rules.dice import Dice, derive_seed
 
 GENERIC_DEFENCE = ("earth.L.stand", "water.M.deflect", "air.S.stand")

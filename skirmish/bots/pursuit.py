@@ -27,7 +27,7 @@ from skirmish.engine import queries
 from skirmish.engine.core.actions import Action, Shoot, TakeCover, UseAbility
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
-from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.engine.scenarios import PursuitRules
 
 AVATAR = "avatar"
 """The keyword of the hero the Fire Nation is hunting (the heroes lose if he is caught)."""

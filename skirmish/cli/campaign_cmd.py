@@ -157,7 +157,7 @@ def _write_save(path: Path, save: CampaignSave) -> None:
 def status_report(camp: Campaign, save: CampaignSave, path: Path) -> dict[str, object]:
     """`campaign status --json`: where the campaign stands, every attempt included."""
     from skirmish.engine import campaign as cp
-    from skirmish.engine.scenarios_pursuit import parse_config
+    from skirmish.engine.scenarios import parse_config
 
     report: dict[str, object] = {
         "campaign": camp.name,
@@ -236,7 +236,7 @@ def test_boxes(camp: Campaign, games: int, seed: int, workers: int | None, json_
 
 def print_status(camp: Campaign, save: CampaignSave, path: Path) -> None:
     from skirmish.engine import campaign as cp
-    from skirmish.engine.scenarios_pursuit import parse_config
+    from skirmish.engine.scenarios import parse_config
 
     n = len(camp.chapters)
     print(f"Campaign: {camp.title} ({path}{'' if path.exists() else ', not started'})")

@@ -34,7 +34,7 @@ from skirmish.data.loader import parse_toml, read_text, troupe_armoury, validate
 from skirmish.data.scenario import Scenario, Victory
 from skirmish.data.troupe import Troupe
 from skirmish.engine.replay import write_atomic
-from skirmish.engine.scenarios_pursuit import PURSUIT_KEYS, parse_config
+from skirmish.engine.scenarios import PURSUIT_KEYS, parse_config
 from skirmish.rules.dice import derive_seed
 
 SAVE_FORMAT: Literal["skirmish-campaign"] = "skirmish-campaign"

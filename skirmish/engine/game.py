@@ -25,7 +25,7 @@ from skirmish.data.loader import troupe_armoury
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
-from skirmish.engine import rulebook, scenario_rules
+from skirmish.engine import rulebook
 from skirmish.engine.core.actions import Action, Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.log import Event
@@ -33,6 +33,7 @@ from skirmish.engine.core.names import display_names
 from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
 from skirmish.engine.effects import senses
 from skirmish.engine.inputs import resolve_game_inputs
+from skirmish.engine.scenarios import rules_for
 from skirmish.engine.skips import note_skip
 from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
 
@@ -93,7 +94,7 @@ class Game:
         self.state = self._build_state(bots)
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
-        self.rules = scenario_rules.for_scenario(self)
+        self.rules = rules_for(self)
         # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
         ext = self.rules.extensions()
         self.book = rulebook.for_scenario(self.rules.turn_steps(), ext)

@@ -10,11 +10,13 @@ button the engine would accept, or a bot that misjudges a shot the UI shows righ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
 
+from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import (
     ACTION_TYPES,
     Action,
@@ -25,16 +27,22 @@ from skirmish.engine.core.actions import (
     UseAbility,
 )
 from skirmish.engine.core.errors import IllegalAction
-from skirmish.engine.core.state import ModelState, melee_weapon
+from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.engine.effects.damage import saves_of
+from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.game import Game
+from skirmish.engine.ruler import Reading, reading
+from skirmish.engine.steps.end_phase import DISTRACTION_MOVE
 from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
 from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
 
 __all__ = [
     "WEAK_TO",
+    "GameState",
+    "ModelState",
+    "Reading",
     "ability_actions",
     "ability_reach",
     "abilities_of",
@@ -55,8 +63,13 @@ __all__ = [
     "ShotMatchup",
     "ShotSpec",
     "matchup",
+    "abilities_of_model",
+    "flying",
+    "move_allowance",
+    "ruler_reading",
     "shot_options",
     "why_not",
+    "why_not_model",
 ]
 
 
@@ -249,13 +262,84 @@ def shot_options(game: Game, model: str | ModelState) -> list[ShotSpec]:
     return list(shot_specs(game, _model(game, model)))
 
 
+# --------------------------------------------------------------------------- asked about a model
+# (appended for the UI's buttons, issue 12 item 3: the table asks these instead of copying conditions)
+
+_CHOICE_KINDS = ("Shoot", "Charge", "CounterCharge", "UseAbility")
+_UNKNOWN = ("\x00no-such-model-a", "\x00no-such-model-b")
+
+
+def why_not_model(game: Game, kind: str, model: str | ModelState, **fields: Any) -> Refusal | None:
+    """Whether `model` may make an action of `kind` now at all, before its target, point or route is
+    chosen: None when the engine's own checks get as far as that choice, else the engine's refusal of
+    the model itself (e.g. `R-C6: Sokka has already fired this Combat Phase`).
+
+    Asked without copying a condition: the action is tried (through `why_not`, so nothing changes)
+    with two different unusable choices (targets that do not exist; a one-point path and one that
+    starts elsewhere; no point and a point off the table). If the engine refuses both alike, its
+    answer does not depend on the choice, so it is about the model; if the two answers differ, the
+    checks reached the choice and the model may act. `fields` fixes what is not the choice (the
+    `weapon` of a Shoot, the `ability` of a UseAbility)."""
+    me = _model(game, model)
+    cls = _KINDS.get(kind.lower()) or _KINDS.get(kind.replace(" ", "").lower())
+    if cls is None:
+        return why_not(game, kind, me, **fields)
+    x, y = position_of(game, me)
+    if issubclass(cls, _PATH_KINDS):
+        trials: list[dict[str, Any]] = [{"path": ((x, y),)}, {"path": ((x + 1e3, y), (x + 1e3, y))}]
+    elif cls.__name__ == "UseAbility":
+        trials = [{"target": _UNKNOWN[0]}, {"target": _UNKNOWN[1], "at": (-1e3, -1e3)}]
+    elif cls.__name__ in _CHOICE_KINDS:
+        trials = [{"target": _UNKNOWN[0]}, {"target": _UNKNOWN[1]}]
+    else:
+        return why_not(game, cls.__name__, me, **fields)
+    first, second = (why_not(game, cls.__name__, me, **fields, **t) for t in trials)
+    return first if first is not None and first == second else None
+
+
+def move_allowance(game: Game, kind: str, model: str | ModelState) -> float:
+    """How far `model` may go with a path action of `kind` now, in inches: its Move (halved when
+    Limping, plus any glide, R-M2, R-P5), its Advance (R-E1), or the Combat Distraction move (R-E2)."""
+    me = _model(game, model)
+    name = kind.lower()
+    if name == "move":
+        return float(move_budget(game, me))
+    if name == "advance":
+        return float(me.profile.advance)
+    if name == "disengage":
+        return float(DISTRACTION_MOVE)
+    raise ValueError(f"move_allowance: {kind!r} is not a path action (Move, Advance, Disengage)")
+
+
+def flying(model: ModelState) -> bool:
+    """Whether the model moves over impassable terrain now (a flyer, or gliding this turn)."""
+    return flies(model)
+
+
+def ruler_reading(
+    game: Game,
+    points: Sequence[tuple[float, float]],
+    *,
+    model: ModelState | None = None,
+    ends: tuple[ModelState | None, ModelState | None] = (None, None),
+) -> Reading:
+    """What a ruler from `points[0]` to `points[-1]` may tell the player to act now (R-C1 range
+    guessing): `skirmish.engine.ruler.reading`, whose `.text()` is the words to show."""
+    return reading(game, points, model=model, ends=ends)
+
+
+def abilities_of_model(game: Game, model: str | ModelState) -> list[Ability]:
+    """The model's abilities as the armoury defines them (data: title, cost, timing, effect, text)."""
+    me = _model(game, model)
+    return list(abilities_of(me, game.armoury(me)))
+
+
 # --------------------------------------------------------------------------- what a bot may do now
 # The step modules' own answers under public names, so bots ask the engine's single copy of each
 # condition and candidate list instead of importing the steps (an import-linter contract keeps
 # `skirmish.bots` out of them). Each is the step's function itself, not a rewrite.
 
 from skirmish.engine import abilities as _abilities  # noqa: E402
-from skirmish.engine.core.state import abilities_of  # noqa: E402
 from skirmish.engine.effects import moving as _moving  # noqa: E402
 from skirmish.engine.steps import charges as _charges  # noqa: E402
 from skirmish.engine.steps import end_phase as _end_phase  # noqa: E402
@@ -268,8 +352,6 @@ move_options = _movement.model_moves
 """The engine's candidate moves for one model (toward `goals`, default: nearest enemy and cover)."""
 move_goals = _moving.default_goals
 """The points `move_options` heads for by default: beside the nearest enemy, the nearest cover."""
-flies = _moving.flies
-"""The model flies this move (R-B4): a flyer, or a model gliding this turn."""
 cover_options = _movement.cover_candidates
 """The player's legal `TakeCover` actions (R-M4)."""
 shot_actions = _shooting.candidates

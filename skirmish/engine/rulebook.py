@@ -19,8 +19,8 @@ from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action
 from skirmish.engine.core.context import Ctx
 from skirmish.engine.core.flow import Handler, PendingSpec, StepSpec
-from skirmish.engine.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
 from skirmish.engine.effects import reactions
+from skirmish.engine.scenarios.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
 from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 
 

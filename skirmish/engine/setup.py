@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from skirmish.battlefield.paths import check_path
+from skirmish.battlefield.paths import Mover, check_path
 from skirmish.engine.core.actions import Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
@@ -108,7 +108,9 @@ def _stand(game: Game, moves: list[tuple[ModelState, tuple[float, float], str]])
         spot = np.array([p, p], dtype=float)
         flying = m.profile.flying or m.glide
         problem = check_path(
-            game.table, spot, m.index, xy, s.radii, no_enemies, max_length=0.0, flying=flying, ignore=gone
+            Mover(game.table, m.index, xy, s.radii, no_enemies, flying=flying, ignore=gone),
+            spot,
+            max_length=0.0,
         )
         if problem is not None:
             text = problem.message.replace("the path leaves the table", "the base is not wholly on the table")

@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING
 import pygame
 
 from skirmish.ui import theme
+from skirmish.ui.battle import BattleScene, DeployScene
+from skirmish.ui.endscreen import EndScene
+from skirmish.ui.menu import MenuScene
+from skirmish.ui.replay_view import ReplayScene
 from skirmish.ui.scene import Scene
 from skirmish.ui.theme import TextCache
 
@@ -20,8 +24,7 @@ if TYPE_CHECKING:
     from skirmish.data.options import RuleOptions
     from skirmish.data.scenario import Scenario
     from skirmish.data.troupe import Troupe
-    from skirmish.engine.game import Game
-    from skirmish.engine.replay import Replay
+    from skirmish.engine import Game, Replay
 
 DEFAULT_SIZE = (1600, 1000)
 MIN_SIZE = (900, 600)
@@ -33,7 +36,8 @@ def text_scale(size: tuple[int, int]) -> float:
 
 
 class App:
-    """The window and its scene stack (design principle 12: no global session)."""
+    """The window and its scene stack (design principle 12: no global session); the scenes' host
+    (`scene.Host`): the only place that knows every screen, so the scenes never import each other."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, title: str = "Skirmish") -> None:
         self.seats = 1
@@ -77,6 +81,45 @@ class App:
 
     def quit(self) -> None:
         self.running = False
+
+    def tell(self, words: str, bad: bool = False) -> None:
+        say = getattr(self.top(), "say", None) if self.stack else None
+        if words and say is not None:
+            say(words, bad)
+
+    # ------------------------------------------------------------------ the screens, by what they show
+    def open_battle(
+        self,
+        game: Game,
+        policies: list[str | None],
+        *,
+        replay_out: str | None = None,
+        deploy: bool = False,
+        speed: int = 1,
+        replace: bool = False,
+    ) -> None:
+        kind = DeployScene if deploy else BattleScene
+        scene = kind(self, game, policies, replay_out=replay_out, speed=speed)
+        (self.replace if replace else self.push)(scene)
+
+    def open_replay(self, replay: Replay) -> None:
+        self.push(ReplayScene(self, replay))
+
+    def open_end(self, game: Game, *, replay_out: str | None = None) -> None:
+        self.push(EndScene(self, game, replay_out=replay_out))
+
+    def open_menu(
+        self,
+        scenario: Scenario,
+        troupes: list[Troupe],
+        options: RuleOptions,
+        *,
+        seed: int,
+        fresh: bool = False,
+    ) -> None:
+        if fresh:
+            self.stack.clear()
+        self.push(MenuScene(self, scenario, troupes, options, seed=seed))
 
     def _note(self, scene: Scene) -> None:
         game = getattr(scene, "game", None)
@@ -141,8 +184,6 @@ def run_play(
     """`skirmish play` with a window: the menu (ready to start), deployment, the battle, the end screen.
 
     `seats`: how many people share the Pursuit's heroes (hotseat; the panel names whose hero acts)."""
-    from skirmish.ui.menu import MenuScene
-
     app = App()
     app.seats = seats
     app.push(MenuScene(app, scenario, list(troupes), options, seed=seed, bots=bots, replay_out=replay_out))
@@ -190,8 +231,6 @@ def _save_png(game: Game, path: str) -> None:
 
 def run_replay(replay: Replay, *, screenshot: str | None) -> None:
     """`skirmish replay FILE` with a window: the replay viewer."""
-    from skirmish.ui.replay_view import ReplayScene
-
     app = App(title=f"Skirmish replay — {replay.name}")
     scene = ReplayScene(app, replay)
     app.push(scene)

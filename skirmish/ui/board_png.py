@@ -24,7 +24,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402  (after the SDL environment is set)
 
 from skirmish.ui import theme  # noqa: E402
-from skirmish.ui.render import LEGEND, dashed_polygon, draw_swatch, draw_terrain, draw_zones  # noqa: E402
+from skirmish.ui.legend_art import LEGEND, draw_swatch  # noqa: E402
+from skirmish.ui.terrain_art import dashed_polygon, draw_terrain, draw_zones  # noqa: E402
 from skirmish.ui.theme import TextCache  # noqa: E402
 from skirmish.ui.view import BoardView  # noqa: E402
 

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skirmish.bots.base import Bot
+    from skirmish.engine import Game
     from skirmish.engine.core.actions import Action
-    from skirmish.engine.core.state import GameState
-    from skirmish.engine.game import Game
+    from skirmish.engine.queries import GameState
 
 
 def _shared(game: Game) -> dict[int, Any]:

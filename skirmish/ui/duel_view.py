@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from skirmish.engine.core.actions import Action, Attack, Build, Defend
-from skirmish.engine.duel.pieces import (
+from skirmish.engine.core.actions import Action, Build
+from skirmish.engine.scenarios.duel.pieces import (
     MAX_PIECES,
     MAX_TECHNIQUES,
     NAMES,
@@ -33,12 +33,11 @@ from skirmish.engine.duel.pieces import (
     Piece,
     format_build,
     parse_piece,
-    technique_words,
 )
 from skirmish.ui import theme
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
     from skirmish.ui.theme import TextCache
 
 COLOURS = {
@@ -110,20 +109,6 @@ def endurance_pieces(surf: pygame.Surface, left: list[int], x: float, y: float, 
             pygame.draw.polygon(surf, (120, 112, 96), pts, 1)
             pygame.draw.line(surf, (255, 110, 90), (x - w / 2, y), (x + w / 2, y - h), 2)
         x += w + 6 * scale
-
-
-def action_label(game: Game, action: Action) -> str:
-    """The words for a duel decision in the pending menu (the observation of the player to act)."""
-    obs = game.observation(game.state.active_player)
-    techs = obs["scenario"]["techniques"]
-    if isinstance(action, Attack):
-        t = next(x for x in techs[action.model] if x["name"] == action.technique)
-        foe = game.model(action.target).name
-        return f"ATTACK {foe} with {t['name']}: {technique_words([parse_piece(p) for p in t['pieces']])}"
-    if isinstance(action, Defend):
-        t = next(x for x in techs[action.model] if x["name"] == action.technique)
-        return f"Defend with {t['name']}: {technique_words([parse_piece(p) for p in t['pieces']])}"
-    return repr(action)
 
 
 @dataclass

@@ -9,19 +9,20 @@ import pygame
 
 from skirmish.data.errors import DataError
 from skirmish.ui import theme
-from skirmish.ui.render import result_words
+from skirmish.ui.control.saves import replay_of
 from skirmish.ui.scene import Button, Scene, click_buttons, draw_button, draw_help, draw_panel
 from skirmish.ui.snapshot import render_game
+from skirmish.ui.table_words import result_words
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
-    from skirmish.ui.app import App
+    from skirmish.engine import Game
+    from skirmish.ui.scene import Host
 
 
 class EndScene(Scene):
     name = "end"
 
-    def __init__(self, app: App, game: Game, replay_out: str | None = None) -> None:
+    def __init__(self, app: Host, game: Game, replay_out: str | None = None) -> None:
         super().__init__(app)
         self.game = game
         self.replay_out = replay_out or ""
@@ -45,31 +46,11 @@ class EndScene(Scene):
             self.message = f"Could not save: {exc}"
 
     def watch(self) -> None:
-        from skirmish.engine.replay import Replay
-        from skirmish.ui.replay_view import ReplayScene
-
-        g = self.game
-        rep = Replay(
-            g.scenario,
-            g.troupes,
-            g.options,
-            g.seed,
-            [p.bot for p in g.state.players],
-            list(g.history),
-            g.hash(),
-            g.result(),
-        )
-        self.app.push(ReplayScene(self.app, rep))
+        self.app.open_replay(replay_of(self.game))
 
     def new_game(self) -> None:
-        from skirmish.ui.menu import MenuScene
-
-        self.app.stack.clear()
-        self.app.push(
-            MenuScene(
-                self.app, self.game.scenario, self.game.troupes, self.game.options, seed=self.game.seed + 1
-            )
-        )
+        g = self.game
+        self.app.open_menu(g.scenario, list(g.troupes), g.options, seed=g.seed + 1, fresh=True)
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:

@@ -14,12 +14,13 @@ from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.errors import DataError
 from skirmish.data.options import RuleOptions
 from skirmish.ui import theme
+from skirmish.ui.control.saves import save_path
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help, draw_panel
 
 if TYPE_CHECKING:
     from skirmish.data.scenario import Scenario
     from skirmish.data.troupe import Troupe
-    from skirmish.ui.app import App
+    from skirmish.ui.scene import Host
 
 SEATS = (None, *NAMED)
 SEAT_WORDS: dict[str | None, str] = {None: "a person", **{name: f"{name} bot" for name in NAMED}}
@@ -86,7 +87,7 @@ class MenuScene(Scene):
 
     def __init__(
         self,
-        app: App,
+        app: Host,
         scenario: Scenario,
         troupes: list[Troupe],
         options: RuleOptions,
@@ -223,22 +224,18 @@ class MenuScene(Scene):
         self.options = self.options.with_overrides({name: not getattr(self.options, name)})
 
     def start(self) -> None:
-        from skirmish.engine.game import Game
-        from skirmish.ui.battle import DeployScene
+        from skirmish.engine import Game
 
         try:
             game = Game(self.scenario, self.troupes, seed=self.seed, options=self.options, bots=self.seats)
         except (ValueError, DataError) as exc:
             self.say(f"Cannot start: {exc}", True)
             return
-        self.app.push(DeployScene(self.app, game, list(self.seats), replay_out=self.replay_out))
+        self.app.open_battle(game, list(self.seats), replay_out=self.replay_out, deploy=True)
 
     def load(self) -> None:
-        from skirmish.ui.battle import save_path
-
         def done(path: str) -> None:
             from skirmish.engine.replay import load_replay
-            from skirmish.ui.battle import BattleScene
 
             try:
                 rep = load_replay(path.strip())
@@ -247,21 +244,20 @@ class MenuScene(Scene):
                 self.say(f"Could not load {path}: {exc}", True)
                 return
             seats = [b if b in NAMED else None for b in rep.bots] or [None] * len(rep.troupes)
-            self.app.push(BattleScene(self.app, game, seats, replay_out=self.replay_out))
+            self.app.open_battle(game, seats, replay_out=self.replay_out)
 
         self.prompt = TextPrompt("Load a saved game", save_path(), done)
 
     def watch(self) -> None:
         def done(path: str) -> None:
             from skirmish.engine.replay import load_replay
-            from skirmish.ui.replay_view import ReplayScene
 
             try:
                 rep = load_replay(path.strip())
             except (DataError, OSError) as exc:
                 self.say(f"Could not read {path}: {exc}", True)
                 return
-            self.app.push(ReplayScene(self.app, rep))
+            self.app.open_replay(rep)
 
         self.prompt = TextPrompt("Watch a replay file", "", done)
 

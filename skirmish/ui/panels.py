@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.phases import SPECS
+from skirmish.engine import STEPS as SPECS
 from skirmish.ui import theme
 from skirmish.ui.render import model_status
 from skirmish.ui.theme import TextCache
 
 if TYPE_CHECKING:
+    from skirmish.engine import Game
     from skirmish.engine.core.log import Event
-    from skirmish.engine.core.state import ModelState
-    from skirmish.engine.game import Game
+    from skirmish.engine.queries import ModelState
     from skirmish.rules.dice import Roll
 
 

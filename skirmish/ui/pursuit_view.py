@@ -12,19 +12,35 @@ player of the engine, so the seats only name who moves what.
 
 from __future__ import annotations
 
+from typing import Any, Protocol, cast
+
 import pygame
 
-from skirmish.engine.core.state import ModelState
-from skirmish.engine.game import Game
-from skirmish.engine.scenarios_pursuit import PursuitRules
+from skirmish.data.scenario import Victory
+from skirmish.engine import Game
+from skirmish.engine.queries import ModelState
 from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 
 PAD = 8
 
 
+class PursuitRules(Protocol):
+    """What the panel reads of the Pursuit's rules object (`game.rules` when the scenario's victory
+    is `pursuit`), typed here so the UI never imports the scenario's own module."""
+
+    cfg: Any
+    """The Pursuit's configuration: `hero_order`, `tracking_length`, `cards_at`, `events_per_turn`."""
+
+    @property
+    def tracking(self) -> int: ...
+    def is_hero(self, m: ModelState) -> bool: ...
+    def active_hero(self) -> ModelState | None: ...
+    def status_lines(self) -> list[str]: ...
+
+
 def pursuit_rules(game: Game) -> PursuitRules | None:
-    return game.rules if isinstance(game.rules, PursuitRules) else None
+    return cast(PursuitRules, game.rules) if game.scenario.victory == Victory.pursuit else None
 
 
 def deal_seats(game: Game, seats: int) -> dict[str, int]:

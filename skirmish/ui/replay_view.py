@@ -13,28 +13,22 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine import IllegalAction
 from skirmish.ui import theme
 from skirmish.ui.botworker import copy_state
 from skirmish.ui.panels import DIE, LogPanel, ProfileCard, draw_die
-from skirmish.ui.render import (
-    ModelMarks,
-    StaticLayer,
-    draw_models,
-    result_words,
-    score_words,
-    status_words,
-    turn_words,
-)
+from skirmish.ui.render import ModelMarks, draw_models
 from skirmish.ui.scene import Button, Scene, TextPrompt, click_buttons, draw_button, draw_help
+from skirmish.ui.table_words import result_words, score_words, status_words, turn_words
+from skirmish.ui.terrain_art import StaticLayer
 from skirmish.ui.view import BoardView
 from skirmish.ui.whatif_view import DEFAULT_GAMES, WhatIfRunner, draw_whatif, parse_games
 
 if TYPE_CHECKING:
     from skirmish.battlefield.table import Table
-    from skirmish.engine.core.state import GameState
+    from skirmish.engine.queries import GameState
     from skirmish.engine.replay import Replay
-    from skirmish.ui.app import App
+    from skirmish.ui.scene import Host
 
 RATES = (1.0, 2.0, 5.0, 10.0, 30.0)
 """Actions per second when playing."""
@@ -51,7 +45,7 @@ class Frame:
 class ReplayScene(Scene):
     name = "replay"
 
-    def __init__(self, app: App, replay: Replay) -> None:
+    def __init__(self, app: Host, replay: Replay) -> None:
         super().__init__(app)
         self.replay = replay
         self.sim = replay.new_game(record_log=True)
@@ -234,10 +228,7 @@ class ReplayScene(Scene):
             elif k in (pygame.K_ESCAPE, pygame.K_q):
                 if self.whatif is not None:
                     self.whatif.cancel()  # a batch still running stops at its next ending
-                if len(self.app.stack) > 1:
-                    self.app.pop()
-                else:
-                    self.app.quit()
+                self.app.pop()  # the last scene popped closes the window
         elif event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == 1:
                 if click_buttons(self.buttons, event.pos):

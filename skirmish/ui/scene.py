@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -17,15 +17,70 @@ from skirmish.ui import theme
 from skirmish.ui.theme import TextCache
 
 if TYPE_CHECKING:
-    from skirmish.ui.app import App
+    from skirmish.data.options import RuleOptions
+    from skirmish.data.scenario import Scenario
+    from skirmish.data.troupe import Troupe
+    from skirmish.engine import Game, Replay
+
+
+class Host(Protocol):
+    """What a scene may ask of the window that shows it (the app implements it): the stack, the
+    text cache and size, and the other screens by what they show. Scenes navigate through this and
+    never import one another (an import-linter contract keeps the scene modules independent)."""
+
+    size: tuple[int, int]
+    text: TextCache
+    seats: int
+    """People sharing a co-operative side (the Pursuit's heroes), hotseat."""
+    auto_end: bool
+    """Show the end screen as soon as a game ends."""
+
+    def top(self) -> Scene: ...
+    def push(self, scene: Scene) -> None: ...
+    def pop(self) -> None: ...
+    def replace(self, scene: Scene) -> None: ...
+    def quit(self) -> None: ...
+
+    def tell(self, words: str, bad: bool = False) -> None:
+        """Show `words` on the scene now on top, if it shows messages."""
+        ...
+
+    def open_battle(
+        self,
+        game: Game,
+        policies: list[str | None],
+        *,
+        replay_out: str | None = None,
+        deploy: bool = False,
+        speed: int = 1,
+        replace: bool = False,
+    ) -> None:
+        """Show a battle (from deployment when `deploy`), over this scene or `replace`-ing it."""
+        ...
+
+    def open_replay(self, replay: Replay) -> None: ...
+    def open_end(self, game: Game, *, replay_out: str | None = None) -> None: ...
+
+    def open_menu(
+        self,
+        scenario: Scenario,
+        troupes: list[Troupe],
+        options: RuleOptions,
+        *,
+        seed: int,
+        fresh: bool = False,
+    ) -> None:
+        """Show the start menu; `fresh` clears the stack first (a new game)."""
+        ...
 
 
 class Scene:
-    """One screen. `app` gives the stack, the text cache and the window size."""
+    """One screen. `app` (the host) gives the stack, the text cache, the window size and the way
+    to the other screens."""
 
     name = "scene"
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
 
     @property

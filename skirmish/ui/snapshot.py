@@ -12,23 +12,15 @@ from typing import TYPE_CHECKING
 import pygame
 
 from skirmish.ui import theme
-from skirmish.ui.render import (
-    ModelMarks,
-    draw_legend,
-    draw_log_tail,
-    draw_models,
-    draw_roster,
-    draw_static,
-    result_words,
-    score_words,
-    status_words,
-    turn_words,
-)
+from skirmish.ui.legend_art import draw_legend
+from skirmish.ui.render import ModelMarks, draw_log_tail, draw_models, draw_roster
+from skirmish.ui.table_words import result_words, score_words, status_words, turn_words
+from skirmish.ui.terrain_art import draw_static
 from skirmish.ui.theme import TextCache
 from skirmish.ui.view import BoardView
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
 
 
 def render_game(

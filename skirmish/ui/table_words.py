@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skirmish.engine import STEPS as SPECS
+
 if TYPE_CHECKING:
     from skirmish.data.armoury import Ability, Weapon
+    from skirmish.engine import Game
     from skirmish.engine.core.log import Event
-    from skirmish.engine.core.state import ModelState
-    from skirmish.engine.effects.shots import ShotSpec
-    from skirmish.engine.game import Game
+    from skirmish.engine.queries import ModelState, ShotSpec
 
 ARROW = "=>"
 """The default UI font (pygame's freesansbold) has no → glyph: an ASCII arrow reads everywhere."""
@@ -144,27 +145,6 @@ def names_of(game: Game) -> dict[str, str]:
     return {m.id: m.name for m in game.state.models}
 
 
-def friends_in_melee(game: Game, charger: ModelState, target: ModelState) -> tuple[int, int]:
-    """Friends of the charger and of the target already in the melee the charge would join (R-C4):
-    the charger's friends fighting the target's melee, and the target's other friends in it."""
-    from skirmish.engine.steps.melee import contact_pairs, groups
-
-    s = game.state
-    group: set[int] = {target.index}
-    for g in groups(contact_pairs(game)):
-        if target.index in g:
-            group = set(g)
-    mine = sum(
-        1
-        for i in group
-        if i != charger.index and not game.enemies(s.models[i], charger) and s.models[i].active
-    )
-    theirs = sum(
-        1 for i in group if i != target.index and not game.enemies(s.models[i], target) and s.models[i].active
-    )
-    return mine, theirs
-
-
 def score_reasons(e: Event) -> dict[str, list[str]]:
     """Why each player scored in a `score` event: `{"avatar": ["shrine held alone: +1"]}`."""
     why = e.data.get("why") if e.data else None
@@ -204,3 +184,40 @@ def turn_summary(game: Game, turn: int) -> list[str]:
     )
     lines.append(f"On the table: {left}")
     return lines
+
+
+# ----------------------------------------------------------------------------- the banner's words
+def turn_words(game: Game) -> str:
+    s = game.state
+    phase = {"deploy": "Deployment", "move": "Move Phase", "combat": "Combat Phase", "end": "End Phase"}.get(
+        s.phase, s.phase
+    )
+    if s.step == "deploy":
+        return "Deployment"
+    return f"Turn {s.turn}/{game.scenario.turns} · {phase} · {SPECS[s.step].title}"
+
+
+def result_words(game: Game) -> str:
+    s = game.state
+    if not s.over:
+        p = s.players[s.active_player]
+        who = f"{p.name} to act" + (f" ({p.bot} bot)" if p.bot else "")
+        if s.pending is not None:
+            who += f" — answer the {s.pending.kind.replace('_', '-')}"
+        return who
+    if s.winning_team is None:
+        w = "Draw"
+    else:
+        w = "Winner: " + ", ".join(p.name for p in s.players if p.team == s.winning_team)
+    return f"Game over — {w} ({s.result_reason})"
+
+
+def score_words(game: Game) -> str:
+    parts = [f"{p.name} {p.total_points} BP" for p in game.state.players]
+    out = " · ".join(parts)
+    return out
+
+
+def status_words(game: Game) -> str:
+    """The scenario's own track or goal (the Pursuit's Tracking and objective, the escort)."""
+    return game.rules.status()

@@ -15,7 +15,7 @@ from skirmish.rules.modifiers import Score
 from skirmish.ui.table_words import melee_lines, names_of
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine import Game
 
 TOAST_SECONDS = 6.0
 OUTCOME_KINDS = frozenset(

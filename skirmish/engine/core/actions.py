@@ -128,7 +128,7 @@ class Disengage(Action):
 @dataclass(frozen=True, slots=True)
 class Build(Action):
     """The Avatar Duel: build this round's techniques behind the shield (R-X2), in the text form of
-    `engine.duel.pieces` (`fire.L.point+earth.M.stand / ...`). Hidden from the other players until
+    `engine.scenarios.duel.pieces` (`fire.L.point+earth.M.stand / ...`). Hidden from the other players until
     revealed; the replay keeps it, so the game re-simulates exactly."""
 
     model: str

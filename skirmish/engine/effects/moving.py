@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from skirmish.battlefield.paths import check_path
+from skirmish.battlefield.paths import Mover, check_path
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
 
@@ -32,6 +32,14 @@ def flies(m: ModelState) -> bool:
     return m.profile.flying or m.glide
 
 
+def mover_of(game: Ctx, m: ModelState) -> Mover:
+    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play."""
+    s = game.state
+    return Mover(
+        game.table, m.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask()
+    )
+
+
 def airborne(m: ModelState) -> bool:
     """Ungrounded for R-X2: a flyer, or a model that glided this turn."""
     return flies(m) or bool(m.buffs.get("airborne"))
@@ -46,18 +54,7 @@ def validate_path(
         raise IllegalAction(rule, "a path is two or more finite points")
     if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = check_path(
-        game.table,
-        path,
-        m.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        max_length=budget,
-        flying=flies(m),
-        contact_target=contact_target,
-        ignore=game.gone_mask(),
-    )
+    problem = check_path(mover_of(game, m), path, max_length=budget, contact_target=contact_target)
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
 

@@ -12,7 +12,7 @@ from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.flow import PendingSpec, Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, Pending
-from skirmish.engine.effects.moving import beside, flies, place
+from skirmish.engine.effects.moving import beside, mover_of, place
 from skirmish.engine.effects.senses import finds_hidden
 
 if TYPE_CHECKING:
@@ -40,17 +40,7 @@ def has_options(game: Ctx, player: int) -> bool:
 
 def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
     """The path `m` must move to reach base contact with `t`, and its length (R-C3)."""
-    s = game.state
-    return charge_path(
-        game.table,
-        m.index,
-        t.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        flying=flies(m),
-        ignore=game.gone_mask(),
-    )
+    return charge_path(mover_of(game, m), t.index)
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
@@ -107,17 +97,7 @@ def do_charge(game: Ctx, action: Charge) -> None:
         # The charge path itself, cut at the charge distance: it stops short of contact by construction.
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
     else:
-        path = move_toward(
-            game.table,
-            m.index,
-            beside(game, m, t),
-            m.profile.charge,
-            s.xy,
-            s.radii,
-            game.enemy_mask(m),
-            flying=flies(m),
-            ignore=game.gone_mask(),
-        )
+        path = move_toward(mover_of(game, m), beside(game, m, t), m.profile.charge)
     dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
     if path is not None:
         place(game, m, path)

@@ -15,7 +15,14 @@ from skirmish.engine.core.actions import Action, Advance, Disengage
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, abilities_of
-from skirmish.engine.effects.moving import DIRECTIONS, default_goals, flies, name_models, place, validate_path
+from skirmish.engine.effects.moving import (
+    DIRECTIONS,
+    default_goals,
+    mover_of,
+    name_models,
+    place,
+    validate_path,
+)
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -69,15 +76,10 @@ def iter_candidates(game: Ctx, player: int) -> Iterator[Action]:
 
             start = s.xy[m.index].copy()
             budget = m.profile.advance
-            enemy, gone = game.enemy_mask(m), game.gone_mask()
+            mover = mover_of(game, m)
             # Searched only when reached (see `iter_candidates`): toward each goal, then 8 straight lines.
             paths = chain(
-                (
-                    move_toward(
-                        game.table, m.index, g, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone
-                    )
-                    for g in default_goals(game, m)
-                ),
+                (move_toward(mover, g, budget) for g in default_goals(game, m)),
                 (np.array([start, start + budget * np.array([dx, dy])]) for dx, dy in DIRECTIONS),
             )
             for p in paths:
@@ -85,18 +87,7 @@ def iter_candidates(game: Ctx, player: int) -> Iterator[Action]:
                     p is not None
                     and len(p) >= 2
                     and path_length(p) > 0.25
-                    and check_path(
-                        game.table,
-                        p,
-                        m.index,
-                        s.xy,
-                        s.radii,
-                        enemy,
-                        max_length=budget,
-                        flying=flies(m),
-                        ignore=gone,
-                    )
-                    is None
+                    and check_path(mover, p, max_length=budget) is None
                 ):
                     yield Advance(m.id, tuple((float(x), float(y)) for x, y in p))
         if can_disengage(game, m):
@@ -153,17 +144,7 @@ def disengage_path(game: Ctx, m: ModelState) -> np.ndarray | None:
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    return retreat_path(
-        game.table,
-        m.index,
-        away,
-        DISTRACTION_MOVE,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        flying=flies(m),
-        ignore=ignore,
-    )
+    return retreat_path(mover_of(game, m).replace(ignore=ignore), away, DISTRACTION_MOVE)
 
 
 def disengage_problem(game: Ctx, m: ModelState, path: np.ndarray) -> tuple[str, str] | None:
@@ -177,17 +158,7 @@ def disengage_problem(game: Ctx, m: ModelState, path: np.ndarray) -> tuple[str, 
     ignore = game.gone_mask().copy()
     for f in foes:
         ignore[f.index] = True
-    problem = check_path(
-        game.table,
-        path,
-        m.index,
-        s.xy,
-        s.radii,
-        game.enemy_mask(m),
-        max_length=DISTRACTION_MOVE,
-        flying=flies(m),
-        ignore=ignore,
-    )
+    problem = check_path(mover_of(game, m).replace(ignore=ignore), path, max_length=DISTRACTION_MOVE)
     if problem is not None:
         return "R-E2", name_models(
             game, problem.message

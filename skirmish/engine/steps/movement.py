@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import move_toward
+from skirmish.battlefield.paths import Mover, move_toward
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.errors import IllegalAction
@@ -139,16 +139,10 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     dirs = np.array(DIRECTIONS)
     ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
     legal = straight_moves(
-        game.table,
-        m.index,
+        Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone),
         start[None, :],
         ends,
-        s.xy,
-        s.radii,
-        enemy,
         max_length=budget,
-        flying=flies(m),
-        ignore=gone,
     )
     for end, ok in zip(ends, legal, strict=True):
         if ok:
@@ -168,20 +162,10 @@ def toward(
     if n < 1e-9:
         return None
     end = start + d * (min(budget, n) / n)
-    if straight_moves(
-        game.table,
-        m.index,
-        start[None, :],
-        end[None, :],
-        s.xy,
-        s.radii,
-        enemy,
-        max_length=budget,
-        flying=flies(m),
-        ignore=gone,
-    )[0]:
+    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    if straight_moves(mover, start[None, :], end[None, :], max_length=budget)[0]:
         return np.array([start.copy(), end])
-    return move_toward(game.table, m.index, goal, budget, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    return move_toward(mover, goal, budget)
 
 
 def can_take_cover(game: Ctx, m: ModelState) -> bool:

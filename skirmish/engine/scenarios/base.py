@@ -98,9 +98,3 @@ class ScenarioRules:
         if len(standing) == 1:
             return standing[0], f"Battle Points tied at {best}; last side standing"
         return None, f"Battle Points tied at {best}"
-
-
-def for_scenario(game: Game) -> ScenarioRules:
-    from skirmish.engine import special_rules
-
-    return special_rules.rules_for(game)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from skirmish.engine.duel.pieces import SIZE_WORD, Piece, special_of
+from skirmish.engine.scenarios.duel.pieces import SIZE_WORD, Piece, special_of
 
 COVER_STOPS = {0: 0, 1: 1, 2: 2, 3: 3}
 """Largest grounded attacking piece the target's cover stops (one piece an exchange): light cover a

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from skirmish.engine.duel.pieces import ELEMENTS, BuildError, Piece, check_build, format_build
+from skirmish.engine.scenarios.duel.pieces import ELEMENTS, BuildError, Piece, check_build, format_build
 
 TEMPLATES: dict[str, str] = {
     "assault": "A3p+B2p+C1p / B3p+C2p+D1p / C3p+D2p+A1p / D3s+A2d+B1s",

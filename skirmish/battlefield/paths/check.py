@@ -1,0 +1,215 @@
+"""Legality of whole paths, batches of straight moves and single points (R-M2, R-M3, R-C3, R-B4).
+
+Rules on top of the kernel: length against the allowance, staying on the table, landing clear
+of terrain when flying, and enemy contact at the end. The path finder (`search`) proposes
+paths and asks these same point checks, so it sits above this module, never beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
+from skirmish.battlefield.paths.kernel import _seg_hits, _violations
+from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
+from skirmish.battlefield.table import Table
+
+LENGTH_TOL = 1e-6
+"""A path may exceed its allowance by float noise only."""
+
+
+@dataclass(frozen=True)
+class PathProblem:
+    """Why a path is illegal: the rule it breaks and a message naming what it hits."""
+
+    rule: str
+    message: str
+
+
+def _off_table(table: Table, pts: np.ndarray, r: float) -> np.ndarray:
+    lo = r - 1e-9
+    return (
+        (pts[:, 0] < lo) | (pts[:, 0] > table.width - lo) | (pts[:, 1] < lo) | (pts[:, 1] > table.height - lo)
+    )
+
+
+def _legal_points(
+    table: Table,
+    obs: _Obstacles,
+    pts: np.ndarray,
+    base_sel: np.ndarray | None = None,
+    piece_sel: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per point: on the table and clear of the obstacles (all, or only the selected ones)."""
+    if len(pts) == 0:
+        return np.zeros(0, dtype=bool)
+    bad_b, bad_t = _violations(obs, pts, pts, base_sel, piece_sel)
+    return ~_off_table(table, pts, obs.radius) & ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
+
+
+def _legal_point_py(table: Table, obs: _Obstacles, x: float, y: float) -> bool:
+    """`_legal_points` for one point in plain floats (on the table, clear of every obstacle)."""
+    lo = obs.radius - 1e-9
+    if x < lo or x > table.width - lo or y < lo or y > table.height - lo:
+        return False
+    hb, ht = _seg_hits(obs, x, y, x, y, range(len(obs.centres)), range(len(obs.polys)), False, True)
+    return not hb and not ht
+
+
+def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
+    """Per point: the mover may end there as far as terrain goes (only flyers need the check)."""
+    if not obs.flying:
+        return np.ones(len(pts), dtype=bool)
+    return table.clear_of_impassable(pts, obs.radius)
+
+
+def check_path(
+    mover: Mover, path: np.ndarray, *, max_length: float, contact_target: int | None = None
+) -> PathProblem | None:
+    """The whole path's legality (R-M2, R-M3, R-C3); None when legal, else the first problem.
+
+    Legal: finite points, length <= max_length, every point on the table (whole base), never
+    closer to an impassable piece than the mover's radius (unless flying, R-B4), never
+    overlapping another base, never within CONTACT of an enemy it did not start touching, and,
+    for a charge, ending in base contact with `contact_target`.
+    """
+    table, xy, radii, flying = mover.table, mover.xy, mover.radii, mover.flying
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    if len(p) == 0:
+        return PathProblem("R-M2", "the path is empty")
+    if not np.isfinite(p).all():
+        return PathProblem("R-M2", "the path has a non-finite point")
+    length = path_length(p)
+    if length > max_length + LENGTH_TOL:
+        return PathProblem("R-M2", f'the path is {length:.2f}" long; the allowance is {max_length:.2f}"')
+    r = mover.radius
+    if _off_table(table, p, r).any():
+        return PathProblem("R-M2", "the path leaves the table")
+    if flying and not table.clear_of_impassable(p[-1:], r)[0]:
+        return PathProblem(
+            "R-B4", "a flying model passes over impassable terrain but may not end its move on it"
+        )
+    p0 = p[:-1] if len(p) > 1 else p
+    p1 = p[1:] if len(p) > 1 else p
+    obs = mover.obstacles(p[0], target=contact_target)
+    bad_b, bad_t = _violations(obs, p0, p1)
+    if bad_t.any():
+        j = int(np.flatnonzero(bad_t.any(axis=0))[0])
+        name = str(table.names[obs.piece[j]]).replace("_", " ")
+        return PathProblem("R-M2", f"crosses impassable terrain ({name})")
+    if bad_b.any():
+        j = int(np.flatnonzero(bad_b.any(axis=0))[0])
+        m = int(obs.model[j])
+        d = point_segment_distance(xy[m], p0, p1).min()
+        if d < radii[m] + r - OVERLAP_TOL:
+            return PathProblem("R-M2", f"passes through the base of model {m}")
+        return PathProblem("R-M3", f"comes into base contact with enemy model {m}")
+    end = p[-1]
+    en = mover.enemies
+    # Enemies touched at the start may be moved away along, but the move may not end in contact.
+    gap = np.sqrt(((xy - end) ** 2).sum(-1)) - radii - r
+    still = en & (gap <= CONTACT)
+    still[mover.index] = False
+    if mover.ignore is not None:
+        still &= ~np.asarray(mover.ignore, dtype=bool)
+    if contact_target is not None:
+        still[contact_target] = False
+        g = float(gap[contact_target])
+        if g > CONTACT:
+            return PathProblem("R-C3", f'ends {g:.2f}" from the target, not in base contact')
+    if still.any():
+        return PathProblem("R-M3", f"ends in base contact with enemy model {int(np.flatnonzero(still)[0])}")
+    return None
+
+
+def check_straight_moves(
+    mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_length: float
+) -> np.ndarray:
+    """Batch form of `check_path` for many straight moves of one mover: (m,) bool legal.
+
+    The same rules as `check_path` (without a charge target); enemies touched at the start of
+    each move may be moved away from. One set of numpy kernels for all the moves.
+    """
+    table, flying = mover.table, mover.flying
+    s = np.asarray(starts, dtype=float).reshape(-1, 2)
+    e = np.asarray(ends, dtype=float).reshape(-1, 2)
+    s = np.broadcast_to(s, e.shape) if len(s) == 1 else s
+    r = mover.radius
+    obs = mover.obstacles(s[0], contact=False)
+    if len(e) <= STRAIGHT_SMALL:
+        ok_py = _straight_py(table, obs, s, e, mover.enemies[obs.model], max_length)
+        return ok_py & table.clear_of_impassable(e, r) if flying else ok_py
+    d = e - s
+    ok = np.sqrt((d * d).sum(-1)) <= max_length + LENGTH_TOL
+    ok &= np.isfinite(e).all(axis=1) & ~_off_table(table, e, r) & ~_off_table(table, s, r)
+    if flying:
+        ok &= table.clear_of_impassable(e, r)
+    bad_b, bad_t = _violations(obs, s, e)
+    ok &= ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
+    en = mover.enemies[obs.model]
+    if en.any():
+        c = obs.centres[en]
+        lim = obs.clearance[en] + CONTACT
+        at_start = np.sqrt(((s[:, None, :] - c[None]) ** 2).sum(-1)) <= lim[None] + 1e-9
+        near = point_segment_distance(c[None], s[:, None, :], e[:, None, :]) <= lim[None]
+        at_end = np.sqrt(((e[:, None, :] - c[None]) ** 2).sum(-1)) <= lim[None]
+        ok &= ~((near & ~at_start) | at_end).any(axis=1)
+    return ok
+
+
+STRAIGHT_SMALL = 24
+"""Batches of at most this many straight moves are checked in plain Python (see `SMALL`)."""
+
+
+def _straight_py(
+    table: Table, obs: _Obstacles, s: np.ndarray, e: np.ndarray, en: np.ndarray, max_length: float
+) -> np.ndarray:
+    """`check_straight_moves` for a few moves, in plain floats with the numpy path's formulas."""
+    r = obs.radius
+    lo = r - 1e-9
+    hx = table.width - lo
+    hy = table.height - lo
+    ok = np.zeros(len(e), dtype=bool)
+    bad_b, bad_t = _violations(obs, s, e)
+    blocked: list[bool] = np.asarray(bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
+    foes = [
+        (cx, cy, c + CONTACT)
+        for cx, cy, c, f in zip(
+            obs.cx.tolist(), obs.cy.tolist(), obs.clearance.tolist(), en.tolist(), strict=True
+        )
+        if f
+    ]
+    for i, ((sx, sy), (ex, ey)) in enumerate(zip(s.tolist(), e.tolist(), strict=True)):
+        if blocked[i] or not (math.isfinite(ex) and math.isfinite(ey)):
+            continue
+        if sx < lo or sx > hx or sy < lo or sy > hy or ex < lo or ex > hx or ey < lo or ey > hy:
+            continue
+        abx = ex - sx
+        aby = ey - sy
+        if math.sqrt(abx * abx + aby * aby) > max_length + LENGTH_TOL:
+            continue
+        den = max(abx * abx + aby * aby, 1e-300)
+        good = True
+        for cx, cy, lim in foes:
+            dx = ex - cx
+            dy = ey - cy
+            if math.sqrt(dx * dx + dy * dy) <= lim:  # ends in contact
+                good = False
+                break
+            apx = cx - sx
+            apy = cy - sy
+            t = (apx * abx + apy * aby) / den
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * abx
+            dy = apy - t * aby
+            if math.sqrt(dx * dx + dy * dy) <= lim:  # passes in contact, unless touching at the start
+                dx = sx - cx
+                dy = sy - cy
+                if not math.sqrt(dx * dx + dy * dy) <= lim + 1e-9:
+                    good = False
+                    break
+        ok[i] = good
+    return ok

@@ -1,0 +1,197 @@
+"""Who moves, and what it must keep clear of: the bottom of `paths`.
+
+A `Mover` is the question every paths function asks about (which model, on which table, among
+which bases, who is an enemy, whether it flies, who is out of play), so each call names only
+what differs: the path, the goal, the budget.
+
+The obstacles of one question (other bases with their clearances, impassable pieces with their
+edges) are gathered once and then asked about by every kernel call; this module knows the rules
+that decide each clearance (R-M3 contact, R-C3 target, R-E2 touching at the start) and nothing
+of segments, so the kernels above it stay pure geometry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL
+from skirmish.battlefield.table import EdgeKernel, Table
+
+BOX_SLACK = 1e-9
+"""Bounding-box prefilters are widened by this, so they never reject a pair the exact test would
+call too close (float noise); both code paths then give the exact test's answer."""
+
+
+_NO_EDGES = EdgeKernel(np.empty((0, 2, 2)), np.empty(0, dtype=np.int64), 0)
+
+
+@dataclass
+class _Obstacles:
+    """What a mover must keep clear of: bases (centre, clearance) and impassable pieces (edges)."""
+
+    centres: np.ndarray  # (b, 2)
+    clearance: np.ndarray  # (b,) minimum centre distance
+    model: np.ndarray  # (b,) model index of each base obstacle
+    edges: np.ndarray  # (t, 2, 2) impassable edges
+    edge_owner: np.ndarray  # (t,) which impassable piece (0..p-1)
+    polys: np.ndarray  # (p,) prepared shapely polygons
+    piece: np.ndarray  # (p,) table piece index
+    radius: float  # the mover's radius (terrain clearance)
+    kern: EdgeKernel  # the impassable edges, pre-digested (empty when flying)
+    cx: np.ndarray  # (b,) base centres' x
+    cy: np.ndarray  # (b,) base centres' y
+    lim: np.ndarray  # (b,) clearance minus tolerance: closer than this is a violation
+    lim2: np.ndarray  # (b,) its square (the kernels compare squared distances)
+    tlim: float  # the mover's radius minus tolerance (terrain)
+    tlim2: float
+    _py: list[tuple[float, ...]] | None = None
+    flying: bool = False
+    """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
+
+    @property
+    def count(self) -> int:
+        return len(self.centres) + len(self.polys)
+
+    def bases_py(self) -> list[tuple[float, ...]]:
+        """Bases as plain tuples for the pure-Python kernel, built on first use: centre, squared
+        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close."""
+        if self._py is None:
+            out: list[tuple[float, ...]] = []
+            for cx, cy, lim, lim2 in zip(
+                self.cx.tolist(), self.cy.tolist(), self.lim.tolist(), self.lim2.tolist(), strict=True
+            ):
+                w = lim + BOX_SLACK
+                out.append((cx, cy, lim2, cx - w, cx + w, cy - w, cy + w))
+            self._py = out
+        return self._py
+
+
+def _obstacles(
+    table: Table,
+    mover: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray | None,
+    start: np.ndarray,
+    *,
+    flying: bool,
+    ignore: np.ndarray | None,
+    target: int | None,
+) -> _Obstacles:
+    """Obstacles for a mover starting at `start`.
+
+    Enemies get a clearance of CONTACT more than overlap (no contact outside a charge, R-M3),
+    except an enemy the mover already touches at the start (it may move away along it, R-E2) and
+    the charge target (which it may touch, R-C3).
+    """
+    n = len(xy)
+    r = float(radii[mover])
+    keep = np.ones(n, dtype=bool)
+    keep[mover] = False
+    if ignore is not None:
+        keep &= ~np.asarray(ignore, dtype=bool)
+    idx = np.flatnonzero(keep)
+    centres = xy[idx]
+    clear = radii[idx] + r
+    if enemy is not None:
+        en = np.asarray(enemy, dtype=bool)[idx]
+        d0 = np.sqrt(((centres - start) ** 2).sum(-1))
+        touching = d0 <= clear + CONTACT + 1e-9
+        grow = en & ~touching
+        if target is not None:
+            grow &= idx != target
+        clear = clear + np.where(grow, CONTACT + 1e-7, 0.0)
+    if flying or len(table.impassable_index) == 0:
+        edges = np.empty((0, 2, 2))
+        owner = np.empty(0, dtype=int)
+        polys = np.empty(0, dtype=object)
+        piece = np.empty(0, dtype=int)
+        kern = _NO_EDGES
+    else:
+        edges, owner = table.imp_edges, table.imp_edge_owner
+        piece = table.impassable_index
+        polys = table.polygons[piece]
+        kern = table.imp_kernel
+    lim = clear - OVERLAP_TOL
+    tlim = r - OVERLAP_TOL
+    return _Obstacles(
+        centres,
+        clear,
+        idx,
+        edges,
+        owner,
+        polys,
+        piece,
+        r,
+        kern,
+        np.ascontiguousarray(centres[:, 0]),
+        np.ascontiguousarray(centres[:, 1]),
+        lim,
+        lim * lim,
+        tlim,
+        tlim * tlim,
+        flying=bool(flying and len(table.impassable_index)),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Mover:
+    """One model about to move, with everything on the table that decides where it may go.
+
+    Every paths function used to take the same seven arguments (table, model index, all base
+    centres, all radii, the enemy mask, flying, the out-of-play mask); a mover holds them so a
+    caller builds it once and asks several questions (a bot's candidates, then the engine's
+    check). `enemy=None` means nobody is an enemy (no R-M3 contact rule). The arrays are held,
+    not copied: build a mover for the position at hand, not to keep across moves.
+    """
+
+    table: Table
+    index: int
+    xy: np.ndarray
+    radii: np.ndarray
+    enemy: np.ndarray | None = None
+    _: dataclasses.KW_ONLY
+    flying: bool = False
+    ignore: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "xy", np.asarray(self.xy, dtype=float).reshape(-1, 2))
+        object.__setattr__(self, "radii", np.asarray(self.radii, dtype=float).reshape(-1))
+
+    def __repr__(self) -> str:
+        fly = ", flying" if self.flying else ""
+        return f"Mover(model {self.index} at {self.xy[self.index].tolist()}, r={self.radius}{fly})"
+
+    @property
+    def radius(self) -> float:
+        return float(self.radii[self.index])
+
+    @property
+    def enemies(self) -> np.ndarray:
+        """The enemy mask as a bool array over every model (all False when `enemy` is None)."""
+        if self.enemy is None:
+            return np.zeros(len(self.xy), dtype=bool)
+        return np.asarray(self.enemy, dtype=bool)
+
+    def obstacles(self, start: np.ndarray, *, target: int | None = None, contact: bool = True) -> _Obstacles:
+        """What this mover must keep clear of when it starts at `start` (see `_obstacles`);
+        `contact=False` leaves enemies at plain overlap clearance (the caller judges contact)."""
+        return _obstacles(
+            self.table,
+            self.index,
+            self.xy,
+            self.radii,
+            self.enemy if contact else None,
+            start,
+            flying=self.flying,
+            ignore=self.ignore,
+            target=target,
+        )
+
+    def replace(self, **changes: Any) -> Mover:
+        """The same mover with some fields changed (e.g. another `ignore` for a retreat)."""
+        return dataclasses.replace(self, **changes)

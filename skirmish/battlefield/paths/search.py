@@ -1,0 +1,376 @@
+"""The exact shortest path (R-C3 ruling): A* over the tangent graph, lazy in its obstacles, and
+memoised on the table.
+
+Everything it returns has passed the kernel against every obstacle (see the package docstring
+for the two economies). It asks `check` for point legality and `tangents` for the graph, and
+knows nothing of budgets or charges: those are the planners' (`plan`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
+from skirmish.battlefield.paths.kernel import _seg_hits, _violations
+from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
+from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
+from skirmish.battlefield.table import Table
+
+RING = 24
+"""Candidate end points around a goal disc when the straight approach is blocked."""
+
+
+def _astar(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray | None:
+    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
+
+    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
+    mover's radius, see `_discs`): a shortest path among them is straight segments along common
+    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
+    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
+    arcs between angularly neighbouring points of one circle; each node also finishes straight
+    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
+    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
+    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
+
+    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
+    tested only when its entry comes off the heap, dropped if blocked. With a consistent
+    heuristic (distance to the goal circle) this pops what checking every edge up front would.
+    """
+    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
+    sx, sy = float(start[0]), float(start[1])
+    gx, gy = float(centre[0]), float(centre[1])
+    # Tangent points: circle to circle (paired), start to circle, goal centre to circle.
+    ba, bax, bay, bb, bbx, bby = _bitangents(cx, cy, rad)
+    sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
+    gd, gtx, gty, _ = _point_tangents(gx, gy, cx, cy, rad)
+    nt = len(ba)
+    disc = np.concatenate([ba, bb, sd, gd, s_on])
+    xs = np.concatenate([bax, bbx, stx, gtx, np.full(len(s_on), sx)])
+    ys = np.concatenate([bay, bby, sty, gty, np.full(len(s_on), sy)])
+    # partner: the other end of a node's tangent segment (node ids are 1 + position; 0 is the start).
+    pos = np.arange(len(disc))
+    partner = np.concatenate(
+        [
+            1 + nt + pos[:nt],
+            1 + pos[:nt],
+            np.zeros(len(sd), dtype=np.int64),
+            np.full(len(gd), -1),
+            np.zeros(len(s_on), dtype=np.int64),
+        ]
+    )
+    legal = np.ones(len(disc), dtype=bool)
+    # Nodes are judged against the included obstacles only: a node that only a left-out obstacle
+    # forbids stays, so a path through it makes the lazy loop include that obstacle (dropping it
+    # here would hide the route around that obstacle, and the loop would settle for a longer one).
+    legal[: len(disc) - len(s_on)] = _legal_points(
+        table, obs, np.stack([xs, ys], axis=-1)[: len(disc) - len(s_on)], inc_b, inc_t
+    )
+    legal[:nt] &= legal[nt : 2 * nt]
+    legal[nt : 2 * nt] = legal[:nt]
+    keep = np.flatnonzero(legal)
+    # Renumber the kept nodes 1..n-1 (0 is the start) and order each circle's nodes by angle.
+    ang = np.arctan2(ys[keep] - cy[disc[keep]], xs[keep] - cx[disc[keep]])
+    order = np.lexsort((ang, disc[keep]))
+    kept = keep[order]
+    new_id = np.full(len(disc) + 1, -1, dtype=np.int64)
+    new_id[0] = 0
+    new_id[1 + kept] = 1 + np.arange(len(kept))
+    part = partner[kept]
+    part = np.where(part > 0, new_id[np.maximum(part, 0)], part)  # -1 stays -1 (goal tangents)
+    n = 1 + len(kept)
+    node_disc = [-1, *disc[kept].tolist()]
+    node_ang = [0.0, *ang[order].tolist()]
+    px = [sx, *xs[kept].tolist()]
+    py = [sy, *ys[kept].tolist()]
+    node_part = [-1, *part.tolist()]
+    # Angular neighbours on each circle (cyclic), as next/prev node ids.
+    nxt = list(range(n))
+    prv = list(range(n))
+    dl = node_disc
+    lo = 1
+    while lo < n:
+        hi = lo
+        while hi + 1 < n and dl[hi + 1] == dl[lo]:
+            hi += 1
+        if hi > lo:
+            for v in range(lo, hi + 1):
+                nxt[v] = v + 1 if v < hi else lo
+                prv[v] = v - 1 if v > lo else hi
+        lo = hi + 1
+    start_children = [v for v in range(1, n) if node_part[v] == 0]
+    rings = ring.tolist() if goal_r > 0 else []
+    n_ring = len(rings)
+    fin = n + n_ring  # the virtual straight finish (its end point depends on the parent)
+    hl = [max(math.hypot(px[v] - gx, py[v] - gy) - goal_r, 0.0) for v in range(n)]
+    cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
+    bsel = inc_b.tolist()
+    psel = inc_t.tolist()
+    lo_x = obs.radius - 1e-9
+    hi_x = table.width - lo_x
+    hi_y = table.height - lo_x
+    g = [math.inf] * (fin + 1)
+    parent = [-1] * (fin + 1)
+    geom: list[list[tuple[float, float]]] = [[] for _ in range(fin + 1)]
+    closed = [False] * (fin + 1)
+    heap: list[tuple[float, int, int, int, float]] = [(hl[0], 0, -1, 0, 0.0)]
+    while heap:
+        _, v, u, turn, gv = heapq.heappop(heap)
+        if closed[v]:
+            continue
+        if u >= 0:
+            x0, y0 = px[u], py[u]
+            if v == fin:
+                dx, dy = x0 - gx, y0 - gy
+                dc = math.hypot(dx, dy)
+                k = goal_r / dc if dc > 0 else 0.0
+                pts = [(gx + dx * k, gy + dy * k)]
+            elif v > n - 1:
+                pts = [tuple(rings[v - n])]
+            elif turn:
+                j = node_disc[v]
+                a0 = node_ang[u]
+                sweep = (node_ang[v] - a0) * turn % (2 * math.pi)
+                pts = _arc(cxl[j], cyl[j], radl[j], a0, sweep, turn, (px[v], py[v]))
+            else:
+                pts = [(px[v], py[v])]
+            blocked = False
+            for x1, y1 in pts:
+                if x1 < lo_x or x1 > hi_x or y1 < lo_x or y1 > hi_y:
+                    blocked = True
+                    break
+                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
+                if hb or ht:
+                    blocked = True
+                    break
+                x0, y0 = x1, y1
+            if blocked:
+                continue
+            if v == fin and not (
+                not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
+                and _lands(table, obs, np.array([[x0, y0]]))[0]
+            ):
+                continue
+            g[v] = gv
+            parent[v] = u
+            geom[v] = pts
+        else:
+            g[v] = 0.0
+        closed[v] = True
+        if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
+            chain: list[tuple[float, float]] = []
+            w = v
+            while parent[w] != -1:
+                chain[:0] = geom[w]
+                w = parent[w]
+            chain.insert(0, (sx, sy))
+            return np.array(chain)
+        ux, uy = px[v], py[v]
+        # Tangent segment, arcs to the circle's neighbours, then the finishes.
+        targets = start_children if v == 0 else ([node_part[v]] if node_part[v] > 0 else [])
+        for w in targets:
+            if not closed[w]:
+                c = gv + math.hypot(px[w] - ux, py[w] - uy)
+                heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+        if v > 0 and nxt[v] != v:
+            j = node_disc[v]
+            for w, turn in ((nxt[v], 1), (prv[v], -1)):
+                if not closed[w]:
+                    sweep = (node_ang[w] - node_ang[v]) * turn % (2 * math.pi)
+                    c = gv + radl[j] * sweep
+                    heapq.heappush(heap, (c + hl[w], w, v, turn, c))
+        dc = math.hypot(ux - gx, uy - gy)
+        if dc > goal_r + 1e-12:
+            c = gv + dc - goal_r
+            heapq.heappush(heap, (c, fin, v, 0, c))
+        for r, (qx, qy) in enumerate(rings):
+            c = gv + math.hypot(qx - ux, qy - uy)
+            heapq.heappush(heap, (c, n + r, v, 0, c))
+    return None
+
+
+SEARCH_MEMO = 1024
+"""Searches remembered per table (one record per question, oldest forgotten first)."""
+
+
+@dataclass
+class _SearchRecord:
+    """One search's answer and everything it asked of the obstacles it did not go around.
+
+    `_search_now` judges every base only through "does this segment (or point) come too close
+    to it": the straight first try, the goal and ring points, and each round's path; the rest of
+    its work (the A* rounds) sees only the bases it included. So the same question with some
+    bases moved has the same answer, bit for bit, if none of the moved bases was included and
+    none comes too close to any of those probes, before or after its move (`_search`)."""
+
+    cx: np.ndarray
+    cy: np.ndarray
+    clearance: np.ndarray
+    lim2: np.ndarray
+    included: frozenset[int]
+    probes: list[tuple[float, float, float, float]]
+    path: np.ndarray | None
+
+
+def _probe_hit(cx: float, cy: float, lim2: float, probes: list[tuple[float, float, float, float]]) -> bool:
+    """Whether a base (centre, squared limit) comes too close to any probe segment, by the same
+    formula in the same order as `_seg_hits` and `_violations` (points are zero-length segments)."""
+    for x0, y0, x1, y1 in probes:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
+
+
+def _search(
+    table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
+) -> np.ndarray | None:
+    """`_search_now`, memoised on the table: the same question (start, goal, mover, which models
+    stand where by index) asked again after some models moved reuses the answer when the record
+    proves the search would not have noticed them (see `_SearchRecord`)."""
+    key = (
+        start.tobytes(),
+        centre.tobytes(),
+        goal_r,
+        obs.radius,
+        obs.flying,
+        obs.model.tobytes(),
+        len(obs.polys),
+    )
+    memo = table.search_memo
+    rec = memo.get(key)
+    assert rec is None or isinstance(rec, _SearchRecord)
+    if rec is not None and len(rec.cx) == len(obs.cx):
+        changed = np.flatnonzero((rec.cx != obs.cx) | (rec.cy != obs.cy) | (rec.clearance != obs.clearance))
+        ok = True
+        for j in changed.tolist():
+            if (
+                j in rec.included
+                or _probe_hit(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
+                or _probe_hit(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
+            ):
+                ok = False
+                break
+        if ok:
+            return None if rec.path is None else rec.path.copy()
+    probes: list[tuple[float, float, float, float]] = []
+    included: set[int] = set()
+    path = _search_now(table, obs, start, centre, goal_r, probes, included)
+    if key not in memo and len(memo) >= SEARCH_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = _SearchRecord(
+        obs.cx.copy(),
+        obs.cy.copy(),
+        obs.clearance.copy(),
+        obs.lim2.copy(),
+        frozenset(included),
+        probes,
+        None if path is None else path.copy(),
+    )
+    return path
+
+
+def _search_now(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles.
+
+    Every segment and point judged against all bases is appended to `probes`, and every base
+    the search went around to `included` (what `_search` needs to reuse the answer)."""
+    # Fast path: the straight line to the nearest point of the goal is the shortest when it is clear.
+    dc = float(np.hypot(*(start - centre)))
+    if goal_r > 0 and dc > goal_r:
+        direct = centre + (start - centre) * (goal_r / dc)
+    elif goal_r > 0:
+        direct = None
+    else:
+        direct = centre
+    inc_b = np.empty(0, dtype=int)
+    inc_t = np.empty(0, dtype=int)
+    if direct is not None:
+        (x0, y0), (x1, y1) = start.tolist(), direct.tolist()
+        probes.append((x0, y0, x1, y1))
+        probes.append((x1, y1, x1, y1))
+        hit_b, hit_t = _seg_hits(
+            obs, x0, y0, x1, y1, range(len(obs.centres)), range(len(obs.polys)), False, False
+        )
+        if _legal_point_py(table, obs, x1, y1) and _lands(table, obs, direct[None, :])[0]:
+            if not hit_b and not hit_t:
+                return np.array([start, direct]) if dc > 1e-12 else start[None, :].copy()
+            if dc > 1e-12:
+                # A* around no obstacles would return this same straight line (the goal point is
+                # legal), and the lazy loop would then add what it hits: start from there.
+                inc_b = np.array(hit_b, dtype=np.int64)
+                inc_t = np.array(hit_t, dtype=np.int64)
+                included.update(hit_b)
+    if goal_r > 0:
+        ang = np.arange(RING) * (2 * math.pi / RING)
+        ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+        probes.extend((x, y, x, y) for x, y in ring.tolist())
+        ring = ring[_legal_points(table, obs, ring)]
+        ring = ring[_lands(table, obs, ring)]
+    else:
+        ring = np.empty((0, 2))
+        gx, gy = centre.tolist()
+        probes.append((gx, gy, gx, gy))
+        if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
+            return None
+    for _ in range(obs.count + 1):
+        path = _astar(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
+        if path is None:
+            return None
+        if len(path) == 1:
+            return path
+        pts = path.tolist()
+        probes.extend((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True))
+        bad_b, bad_t = _violations(obs, path[:-1], path[1:])
+        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
+        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        have_b: set[int] = set(inc_b.tolist())
+        have_t: set[int] = set(inc_t.tolist())
+        if new_b <= have_b and new_t <= have_t:
+            return path
+        inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)
+        inc_t = np.array(sorted(have_t | new_t), dtype=np.int64)
+        included.update(new_b)
+    return None
+
+
+def shortest_path(mover: Mover, goal: np.ndarray, start: np.ndarray | None = None) -> np.ndarray | None:
+    """Shortest path (k, 2) from `start` (the mover's position by default) to `goal` around
+    impassable terrain and other bases.
+
+    With the mover's `enemy` given, enemies are also kept out of base contact (R-M3). None if
+    the goal is illegal or unreachable. The path is the exact shortest around the circles of
+    `_astar`, drawn with arcs as polylines (at most ARC_TOL per radian long).
+    """
+    s = np.asarray(mover.xy[mover.index] if start is None else start, dtype=float).reshape(2).copy()
+    gl = np.asarray(goal, dtype=float).reshape(2)
+    obs = mover.obstacles(s)
+    return _search(mover.table, obs, s, gl, 0.0)

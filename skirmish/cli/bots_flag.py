@@ -1,0 +1,47 @@
+"""A bare `--bots` (meaning the default policy) given its value before the command line is parsed."""
+
+from __future__ import annotations
+
+import os
+
+from skirmish.bots.registry import DEFAULT
+
+
+def bots_flag(argv: list[str]) -> list[str]:
+    """`--bots` may stand alone (meaning heuristic): give it its default value before parsing.
+
+    The next argument is the policy unless it starts with `-` or is clearly a positional argument:
+    an existing file, a shipped scenario name, and for `test-troupes` a shipped troupe name, for
+    `campaign` an action. So `--bots nonsense` is reported as an unknown policy, and
+    `--bots open_battle` still means the heuristic bot on that scenario.
+    """
+    if not argv or argv[0] not in ("play", "test-troupes", "campaign"):
+        return argv
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        out.append(arg)
+        if arg == "--bots" and (i + 1 >= len(argv) or _positional(argv[0], argv[i + 1])):
+            out.append(DEFAULT)
+    return out
+
+
+def _positional(command: str, arg: str) -> bool:
+    """Whether `arg`, just after a bare `--bots`, is not a policy but the command's next argument."""
+    from skirmish.cli.play_cmds import POLICIES
+
+    if arg in POLICIES:
+        return False
+    if arg.startswith("-"):
+        return True
+    if arg and os.path.exists(arg):
+        return True
+    if command == "campaign":
+        from skirmish.cli.campaign_cmd import ACTIONS
+
+        return arg in ACTIONS
+    from skirmish.data.catalogue import shipped
+
+    names = {p.stem for p in shipped("scenarios")}
+    if command == "test-troupes":
+        names |= {p.stem for p in shipped("troupes")}
+    return arg in names
