@@ -19,7 +19,7 @@ from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action
 from skirmish.engine.core.context import Ctx
 from skirmish.engine.core.flow import Handler, PendingSpec, StepSpec
-from skirmish.engine.effects import reactions
+from skirmish.engine.effects import placing, reactions
 from skirmish.engine.scenarios.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
 from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 
@@ -82,7 +82,7 @@ STANDARD = Rulebook(
     turn=_TURN,
     pending={pe.kind: pe for pe in _PENDING},
     handlers=_by_kind((_DEPLOY, *_TURN), _PENDING),
-    setup=deploy.auto_deploy,
+    setup=placing.auto_deploy,
     anytime_candidates=abilities.candidates,
     anytime_options=abilities.has_options,
 )

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
+from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.base import ScenarioRules
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 ELEMENTS = ("air", "water", "earth", "fire")
 
@@ -107,7 +108,7 @@ class SpecialReader:
             raise DataError(self.problems)
 
 
-def side_index(game: Game, name: str, reader: SpecialReader, key: str) -> int:
+def side_index(game: Ctx, name: str, reader: SpecialReader, key: str) -> int:
     """The player seated on the scenario side called `name`."""
     for i, side in enumerate(game.scenario.sides):
         if side.name == name:
@@ -127,7 +128,7 @@ class ScenarioSpecials(ScenarioRules):
     reaction (the engine asks `element_blocked` when it lists and checks them).
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Ctx) -> None:
         super().__init__(game)
         reader = SpecialReader(game.scenario.name, game.scenario.special)
         self.eclipse_element: str | None = None
@@ -157,7 +158,7 @@ class ScenarioSpecials(ScenarioRules):
         return element is not None and self.eclipse() and str(element) == self.eclipse_element
 
     def on_step(self, step: str) -> None:
-        if step == "ap_roll" and self.eclipse_element is not None:
+        if step == Step.AP_ROLL and self.eclipse_element is not None:
             t = self.game.state.turn
             if t in self.eclipse_turns and t - 1 not in self.eclipse_turns:
                 self.game.emit(
