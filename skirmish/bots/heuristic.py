@@ -17,9 +17,9 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
-from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action, CounterCharge, Decline, EndStep, React, Shoot, TakeCover
-from skirmish.engine.core.state import ModelState
+from skirmish.engine.core.state import ModelState, abilities_of
+from skirmish.engine.effects import abilities
 from skirmish.engine.game import Game
 from skirmish.engine.queries import matchup
 from skirmish.engine.steps import charges, end_phase, movement, shooting
@@ -144,7 +144,7 @@ class HeuristicBot:
         if not foes:
             return out
         near = min(game.distance(m, f) for f in foes)
-        for a in abilities.abilities_of(m, game.armoury(m)):
+        for a in abilities_of(m, game.armoury(m)):
             if a.effect == "buff" and near <= 12:
                 out.add(a.name)
             if a.effect == "wall" and near <= 10 and self._is_shooter(game, m) is False:
@@ -323,7 +323,7 @@ class HeuristicBot:
         for ua in abilities.candidates(game, game.state.active_player):
             ab = next(
                 x
-                for x in abilities.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
+                for x in abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
                 if x.name == ua.ability
             )
             if ab.effect == "heal":
@@ -377,7 +377,7 @@ class HeuristicBot:
     def _charges(self, game: Game) -> Action | None:
         for a in abilities.candidates(game, game.state.active_player):
             m = game.model(a.model)
-            ab = next(x for x in abilities.abilities_of(m, game.armoury(m)) if x.name == a.ability)
+            ab = next(x for x in abilities_of(m, game.armoury(m)) if x.name == a.ability)
             if ab.effect == "buff" and (
                 game.in_melee(m) or any(game.distance(m, f) <= m.profile.charge for f in self._foes(game, m))
             ):

@@ -23,9 +23,8 @@ import numpy as np
 import shapely
 
 from skirmish.bots.heuristic import HeuristicBot
-from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action, Shoot, TakeCover, UseAbility
-from skirmish.engine.core.state import ModelState
+from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.game import Game
 from skirmish.engine.scenarios import PursuitRules
 from skirmish.engine.steps import movement
@@ -85,7 +84,7 @@ class PursuitHeroBot(HeuristicBot):
         bonus = max(
             (
                 float(a.params.get("bonus_move", 0))
-                for a in abilities.abilities_of(m, game.armoury(m))
+                for a in abilities_of(m, game.armoury(m))
                 if a.effect == "glide"
             ),
             default=0.0,
@@ -193,7 +192,7 @@ class PursuitHeroBot(HeuristicBot):
         else:
             far = float(np.hypot(*(np.asarray(goal) - game.state.xy[m.index]))) > m.profile.move
         if far:
-            out |= {a.name for a in abilities.abilities_of(m, game.armoury(m)) if a.effect == "glide"}
+            out |= {a.name for a in abilities_of(m, game.armoury(m)) if a.effect == "glide"}
         return out
 
     def _charges(self, game: Game) -> Action | None:
