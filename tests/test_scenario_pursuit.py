@@ -19,10 +19,10 @@ from skirmish.data.catalogue import find_scenario
 from skirmish.data.errors import DataError
 from skirmish.engine.core.actions import Decline, EndStep, Shoot, TakeCover
 from skirmish.engine.effects.damage import inflict
+from skirmish.engine.effects.placing import free_spot
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, parse_replay, verify
 from skirmish.engine.scenarios import PursuitRules, parse_config
-from skirmish.engine.steps.deploy import free_spot
 from skirmish.rules.dice import Dice
 
 HEROES = ["p0.aang", "p0.katara", "p0.sokka", "p0.appa"]

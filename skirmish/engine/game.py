@@ -9,16 +9,12 @@ each step live in their own modules (`movement`, `shooting`, `charges`, `melee`,
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from skirmish.battlefield.measure import CONTACT, edge_distances
-from skirmish.battlefield.sight import sight_table, sight_table_update
 from skirmish.battlefield.table import Table
 from skirmish.data.armoury import Armoury
 from skirmish.data.loader import troupe_armoury
@@ -31,23 +27,17 @@ from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.log import Event
 from skirmish.engine.core.names import display_names
 from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
-from skirmish.engine.effects import senses
+from skirmish.engine.geometry import TableQueries
 from skirmish.engine.inputs import resolve_game_inputs
+from skirmish.engine.observe import observation
 from skirmish.engine.scenarios import rules_for
 from skirmish.engine.skips import note_skip
-from skirmish.rules.dice import Dice, DiceSnapshot, NoRolls, WouldRoll
+from skirmish.engine.snapshots import Snapshots, _Snapshot
+from skirmish.engine.turn_order import TurnOrder, for_options
+from skirmish.rules.dice import Dice, NoRolls, WouldRoll
 
 
-@dataclass
-class _Snapshot:
-    state: GameState
-    dice: DiceSnapshot
-    log_len: int
-    history_len: int
-    table: Table
-
-
-class Game:
+class Game(TableQueries, Snapshots):
     """One game: scenario, troupes, options, seed, the state, the log and the action history."""
 
     def __init__(
@@ -98,6 +88,7 @@ class Game:
         # A scenario may play its own turn (the Avatar Duel): its steps, hooks and handlers.
         ext = self.rules.extensions()
         self.book = rulebook.for_scenario(self.rules.turn_steps(), ext)
+        self.turn_order: TurnOrder = for_options(self.options)
         self._turn = self.book.turn
         self.book.setup(self)
         self._begin_step(self.book.deploy.name)
@@ -168,157 +159,6 @@ class Game:
         if m is None:
             raise IllegalAction(rule, f"there is no model `{model_id}`")
         return m
-
-    def team(self, model: ModelState) -> int:
-        return self._player_team[model.player]
-
-    def enemies(self, a: ModelState, b: ModelState) -> bool:
-        return self._player_team[a.player] != self._player_team[b.player]
-
-    def enemy_mask(self, model: ModelState) -> np.ndarray:
-        """Which models are this model's enemies (a fresh array: callers may change it)."""
-        return self._enemy_matrix()[model.index].copy()
-
-    def gone_mask(self) -> np.ndarray:
-        """Models that no longer stand in anyone's way: KO'd or removed."""
-        return np.fromiter(
-            (not m.active for m in self.state.models), dtype=bool, count=len(self.state.models)
-        )
-
-    def moved(self) -> None:
-        """Call after any change of positions or terrain: the per-step geometry tables are stale."""
-        self._version += 1
-
-    def _refresh_geo(self) -> None:
-        if self._geo_version == self._version:
-            return
-        xy = self.state.xy
-        rank, piece = self.table.cover_of(xy)
-        rank = np.asarray(rank, dtype=int).copy()
-        for m in self.state.models:
-            if m.profile.flying or m.glide:
-                rank[m.index] = 0
-        self._cover = rank
-        self._piece = np.asarray(piece, dtype=int)
-        self._height = np.asarray(self.table.height_of(xy), dtype=float)
-        self._dist = edge_distances(xy, self.state.radii)
-        # Who is in melee with whom (R-P5): active opposing models in base contact. KOs and
-        # removals bump the version (damage.inflict, remove_casualties), so this stays true.
-        active = np.fromiter((m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
-        melee = (self._dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
-        np.fill_diagonal(melee, False)
-        self._melee = melee
-        self._geo_version = self._version
-
-    def add_terrain(self, table: Table) -> None:
-        """Play on `table` from now on (it gained a piece: an Earth Wall); undo takes it back."""
-        self.table = table
-        self.moved()
-
-    def cover(self, model: ModelState) -> int:
-        """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
-        self._refresh_geo()
-        return int(self._cover[model.index])
-
-    def cover_piece(self, model: ModelState) -> str | None:
-        self._refresh_geo()
-        i = int(self._piece[model.index])
-        return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
-
-    def height(self, model: ModelState) -> float:
-        self._refresh_geo()
-        return float(self._height[model.index])
-
-    def distance(self, a: ModelState, b: ModelState) -> float:
-        """Base edge to base edge (R-C6)."""
-        self._refresh_geo()
-        return float(self._dist[a.index, b.index])
-
-    def distances(self) -> np.ndarray:
-        self._refresh_geo()
-        return self._dist
-
-    def in_contact(self, a: ModelState, b: ModelState) -> bool:
-        return self.distance(a, b) <= CONTACT
-
-    def melee_enemies(self, model: ModelState) -> list[ModelState]:
-        """Active enemies in base contact: a model with any is in melee (R-P5)."""
-        if not model.active:
-            return []
-        self._refresh_geo()
-        models = self.state.models
-        return [models[i] for i in np.flatnonzero(self._melee[model.index]).tolist()]
-
-    def in_melee(self, model: ModelState) -> bool:
-        if not model.active:
-            return False
-        self._refresh_geo()
-        return bool(self._melee[model.index].any())
-
-    def _enemy_matrix(self) -> np.ndarray:
-        """(n, n) True where two models are on different teams; teams never change in a game."""
-        cached: np.ndarray | None = self.memo.get("enemies")
-        if cached is None or cached.shape[0] != len(self.state.models):
-            teams = np.array([self.team(m) for m in self.state.models])
-            cached = teams[:, None] != teams[None, :]
-            self.memo["enemies"] = cached
-        return cached
-
-    def sight(self) -> np.ndarray:
-        """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
-        if self._sight_version != self._version or self._sight is None:
-            # Only models on the table see or (with models_block_sight) block; removed ones are gone.
-            models = self.state.models
-            on = np.fromiter((m.on_table for m in models), dtype=bool, count=len(models))
-            xy, radii = self.state.xy[on], self.state.radii[on]
-            base = self._sight_base
-            if base is not None and base[0] is self.table and base[3] == on.tobytes():
-                # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
-                moved = (base[1] != xy).any(axis=1)
-                sub = (
-                    base[2]
-                    if not moved.any()
-                    else np.asarray(
-                        sight_table_update(
-                            self.table, base[2], xy, radii, moved, block_bases=self.options.models_block_sight
-                        ),
-                        dtype=bool,
-                    )
-                )
-            else:
-                sub = np.array(
-                    sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
-                    dtype=bool,
-                )
-            self._sight_base = (self.table, xy.copy(), sub, on.tobytes())
-            vis = np.zeros((len(models), len(models)), dtype=bool)
-            vis[np.ix_(on, on)] = sub
-            self._refresh_geo()
-            for m in self.state.models:
-                sense = senses.sense_range(self, m)
-                if sense > 0:
-                    near = self._dist[m.index] <= sense
-                    vis[m.index] |= near  # the sensing model sees; it is not seen in return
-            self._sight = vis
-            self._sight_version = self._version
-        return self._sight
-
-    def sees(self, a: ModelState, b: ModelState) -> bool:
-        return bool(self.sight()[a.index, b.index])
-
-    def friend_within(self, model: ModelState, inches: float) -> bool:
-        self._refresh_geo()
-        row = self._dist[model.index]
-        return any(
-            m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
-            for m in self.state.models
-        )
-
-    def player_models(self, player: int) -> list[ModelState]:
-        return [m for m in self.state.models if m.player == player]
-
-    def teams_on_table(self) -> list[int]:
-        return sorted({self.team(m) for m in self.state.models if m.active})
 
     # ----------------------------------------------------------------- log
     def emit(
@@ -467,55 +307,6 @@ class Game:
         return True
 
     # ----------------------------------------------------------------- snapshots
-    def _snapshot(self) -> _Snapshot:
-        s = self.state
-        models = [_shallow(m) for m in s.models]
-        for m in models:
-            m.buffs = dict(m.buffs)
-        players = [_shallow(p) for p in s.players]
-        for p in players:
-            p.battle_points = list(p.battle_points)
-        new = _shallow(s)
-        new.models = models
-        new.players = players
-        new.xy = s.xy.copy()
-        new.order = list(s.order)
-        new.pending = None if s.pending is None else copy.deepcopy(s.pending)
-        new.extra = _json_copy(s.extra) if s.extra else {}
-        new.terrain_added = list(s.terrain_added)
-        return _Snapshot(
-            new,
-            self.dice.snapshot(),
-            len(self.log),
-            len(self.history),
-            self.table,
-        )
-
-    def _restore(self, snap: _Snapshot) -> None:
-        live, saved = self.state, snap.state
-        if len(live.models) == len(saved.models) and len(live.players) == len(saved.players):
-            # Copy the values back into the live objects, so a model or player held by a caller
-            # (the UI's selection, a test) stays the one in the game after a refusal or an undo.
-            for obj, old in zip(live.models, saved.models, strict=True):
-                obj.__dict__.update(old.__dict__)
-            for pobj, pold in zip(live.players, saved.players, strict=True):
-                pobj.__dict__.update(pold.__dict__)
-            models, players = live.models, live.players
-            live.__dict__.update(saved.__dict__)
-            live.models, live.players = models, players
-        else:
-            self.state = saved
-        self.dice.restore(snap.dice)
-        del self.log[snap.log_len :]
-        del self.history[snap.history_len :]
-        self.table = snap.table
-        self._outbox.clear()
-        self._undo_stale()
-
-    def _undo_stale(self) -> None:
-        # Snapshots are copies, so cached geometry may describe another arrangement.
-        self._version += 1
-
     # ----------------------------------------------------------------- the phase machine
     def _begin_step(self, name: str) -> None:
         s = self.state
@@ -544,31 +335,11 @@ class Game:
         s = self.state
         s.turn += 1
         s.step, s.phase = self._turn[0].name, self._turn[0].phase
-        if self.options.priority_roll:
-            s.order = self._priority_order()
+        order = self.turn_order.order(self)
+        if order is not None:
+            s.order = order
         self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
         self._begin_step(self._turn[0].name)
-
-    def _priority_order(self) -> list[int]:
-        """R-T2 option: every player rolls a D6, highest first; tied players roll again among themselves."""
-        start = len(self.dice.history)
-
-        def rank(group: list[int]) -> list[int]:
-            if len(group) <= 1:
-                return group
-            rolls = {p: self.dice.d6(f"priority {self.state.players[p].name}") for p in group}
-            out: list[int] = []
-            for value in sorted(set(rolls.values()), reverse=True):
-                out.extend(rank([p for p in group if rolls[p] == value]))
-            return out
-
-        order = rank(list(range(len(self.state.players))))
-        self.emit(
-            "priority",
-            "Priority roll: " + ", ".join(self.state.players[p].name for p in order),
-            rolls_from=start,
-        )
-        return order
 
     def _run_until_input(self) -> None:
         s = self.state
@@ -615,8 +386,6 @@ class Game:
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` may know now, for the UI and bots: everything public, and of hidden things
         (the Duel's techniques behind the shield) only that player's own. See `engine.observe`."""
-        from skirmish.engine.observe import observation
-
         return observation(self, player)
 
     # ----------------------------------------------------------------- results
@@ -655,24 +424,6 @@ class Game:
                 p.name: sum(1 for m in s.models if m.player == p.index and m.active) for p in s.players
             },
         }
-
-
-def _shallow(obj: Any) -> Any:
-    """A shallow copy of a plain dataclass instance, without `copy.copy`'s generic machinery."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
-def _json_copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars): what `state.extra` holds."""
-    if isinstance(value, dict):
-        return {k: _json_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_copy(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_json_copy(v) for v in value)
-    return value
 
 
 def _do_end_step(game: Game, action: Action) -> None:

@@ -15,14 +15,14 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
 def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True, default=str))
 
 
-def observation(game: Game, player: int) -> dict[str, Any]:
+def observation(game: Ctx, player: int) -> dict[str, Any]:
     s = game.state
     pending = None
     if s.pending is not None:

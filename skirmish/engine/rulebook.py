@@ -18,7 +18,7 @@ from typing import Any
 from skirmish.engine.core.actions import Action
 from skirmish.engine.core.context import Ctx
 from skirmish.engine.core.flow import Handler, PendingSpec, StepSpec
-from skirmish.engine.effects import abilities, reactions
+from skirmish.engine.effects import abilities, placing, reactions
 from skirmish.engine.scenarios.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
 from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 
@@ -81,7 +81,7 @@ STANDARD = Rulebook(
     turn=_TURN,
     pending={pe.kind: pe for pe in _PENDING},
     handlers=_by_kind((_DEPLOY, *_TURN), _PENDING),
-    setup=deploy.auto_deploy,
+    setup=placing.auto_deploy,
     anytime_candidates=abilities.candidates,
     anytime_options=abilities.has_options,
 )

@@ -5,7 +5,7 @@ each of A's shooters hits, wounds and KOs each of B's models in the open and in 
 1-v-1 melee exchange goes. The numbers are exact (`skirmish.rules.odds`), for a plain situation
 spelled out in `SITUATIONS`: level ground, no friend within 5", no ability buffs, the shooter in
 the open, full HP. The modifiers are those of R-C1 and R-C4 as the engine applies them
-(`engine.shooting.shot_scores`, `engine.melee.melee_score`) for that situation.
+(`engine.effects.shots.shot_scores`, `engine.steps.melee.melee_score`) for that situation.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from skirmish.data.armoury import Armoury
     from skirmish.data.options import RuleOptions
     from skirmish.data.scenario import Scenario
+    from skirmish.data.troupe import Troupe
     from skirmish.engine.core.log import Event
     from skirmish.engine.core.state import GameState, ModelState
     from skirmish.rules.dice import Dice
@@ -49,6 +50,8 @@ class Rules(Protocol):
 
     def on_step(self, step: str) -> None: ...
 
+    def observe(self, player: int) -> Any: ...
+
 
 class Ctx(Protocol):
     """The game as a rule sees it: state, dice, table, options, log, and geometry questions."""
@@ -57,6 +60,7 @@ class Ctx(Protocol):
     dice: Dice
     options: RuleOptions
     scenario: Scenario
+    troupes: list[Troupe]
     record_log: bool
     log: list[Event]
     memo: dict[str, Any]

@@ -112,3 +112,16 @@ def cover_points(game: Ctx) -> list[np.ndarray]:
             pts.append(np.array([p.x, p.y]))
     game.memo["cover_points"] = (game.table, pts)
     return list(pts)
+
+
+def end_glides(game: Ctx) -> None:
+    """Standard movement is over: gliders land ("flies for this move", R-B4), so cover counts again."""
+    landed = False
+    for m in game.state.models:
+        if m.glide:
+            m.glide = False
+            m.buffs.pop("move", None)
+            m.buffs["airborne"] = 1  # its attacks this turn still come from the air (R-X2)
+            landed = True
+    if landed:
+        game.moved()

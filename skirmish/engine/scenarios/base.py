@@ -12,13 +12,13 @@ from skirmish.engine.core.flow import StepSpec
 from skirmish.engine.core.state import ModelState
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
 class ScenarioRules:
     """Default: most Battle Points wins, ties go to the last side standing, else a draw."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Ctx) -> None:
         self.game = game
 
     def on_step(self, step: str) -> None:

@@ -8,14 +8,14 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader, side_index
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 EDGES = ("north", "south", "east", "west")
 EDGE_TOUCH = 0.05
 """Inches of slack for a base 'touching' a table edge (paths keep bases just on the table)."""
 
 
-def touches_edge(game: Game, m: ModelState, edge: str) -> bool:
+def touches_edge(game: Ctx, m: ModelState, edge: str) -> bool:
     """Whether the model's base touches the named table edge (north is y = board height)."""
     x, y = (float(v) for v in game.state.xy[m.index])
     r = float(game.state.radii[m.index])

@@ -18,7 +18,7 @@ from skirmish.engine.scenarios.pursuit.rules import PursuitRules
 from skirmish.engine.scenarios.specials import ScenarioSpecials
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 VICTORY: dict[Victory, type[ScenarioRules]] = {
     Victory.battle_points: ScenarioSpecials,  # most Battle Points, then last side standing
@@ -30,6 +30,6 @@ VICTORY: dict[Victory, type[ScenarioRules]] = {
 """Rules by victory kind; the default kinds are decided by `ScenarioRules.winner`."""
 
 
-def rules_for(game: Game) -> ScenarioRules:
+def rules_for(game: Ctx) -> ScenarioRules:
     """The rule object for `game`'s scenario; it reads (and checks) the scenario's `special` keys."""
     return VICTORY[game.scenario.victory](game)

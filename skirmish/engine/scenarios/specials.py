@@ -18,7 +18,7 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.base import ScenarioRules
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 ELEMENTS = ("air", "water", "earth", "fire")
 
@@ -107,7 +107,7 @@ class SpecialReader:
             raise DataError(self.problems)
 
 
-def side_index(game: Game, name: str, reader: SpecialReader, key: str) -> int:
+def side_index(game: Ctx, name: str, reader: SpecialReader, key: str) -> int:
     """The player seated on the scenario side called `name`."""
     for i, side in enumerate(game.scenario.sides):
         if side.name == name:
@@ -127,7 +127,7 @@ class ScenarioSpecials(ScenarioRules):
     reaction (the engine asks `element_blocked` when it lists and checks them).
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Ctx) -> None:
         super().__init__(game)
         reader = SpecialReader(game.scenario.name, game.scenario.special)
         self.eclipse_element: str | None = None

@@ -13,7 +13,15 @@ from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
-from skirmish.engine.effects.moving import DIRECTIONS, default_goals, flies, move_budget, place, validate_path
+from skirmish.engine.effects.moving import (
+    DIRECTIONS,
+    default_goals,
+    end_glides,
+    flies,
+    move_budget,
+    place,
+    validate_path,
+)
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -49,19 +57,6 @@ def begin_ap_roll(game: Ctx) -> None:
             else:
                 m.ap = m.profile.ap + roll
         game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
-
-
-def end_glides(game: Ctx) -> None:
-    """Standard movement is over: gliders land ("flies for this move", R-B4), so cover counts again."""
-    landed = False
-    for m in game.state.models:
-        if m.glide:
-            m.glide = False
-            m.buffs.pop("move", None)
-            m.buffs["airborne"] = 1  # its attacks this turn still come from the air (R-X2)
-            landed = True
-    if landed:
-        game.moved()
 
 
 def can_move(game: Ctx, m: ModelState) -> bool:

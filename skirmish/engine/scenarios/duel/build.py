@@ -13,31 +13,30 @@ from skirmish.engine.effects import moving
 from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import NAMES, BuildError, Piece, check_build, parse_build
 from skirmish.engine.scenarios.duel.templates import candidate_texts
-from skirmish.engine.steps import movement
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
 class DuelBuild(DuelBase):
     """The build step: its begin hook, its candidates and the `Build` action."""
 
-    def _begin_build(self, game: Game) -> None:
-        movement.end_glides(game)
+    def _begin_build(self, game: Ctx) -> None:
+        moving.end_glides(game)
         st = self.st
         st["round"] += 1
         st["tech"], st["built"], st["exchanges"] = {}, [], []
         st["exhausted"], st["passes"] = False, 0
         game.emit("duel", f"Round {st['round']}: every Avatar builds its techniques behind the shield")
 
-    def _can_build(self, game: Game, player: int) -> bool:
+    def _can_build(self, game: Ctx, player: int) -> bool:
         m = self.avatar(player)
         return m is not None and m.id not in self.st["built"]
 
     def _banned(self) -> str | None:
         return self.eclipse_element if self.eclipse() else None
 
-    def _build_candidates(self, game: Game, player: int) -> list[Action]:
+    def _build_candidates(self, game: Ctx, player: int) -> list[Action]:
         m = self.avatar(player)
         if m is None or m.id in self.st["built"]:
             return []
@@ -68,7 +67,7 @@ class DuelBuild(DuelBase):
                     raise IllegalAction("R-X2", f"no {banned}bending during the eclipse: {p.words}")
         return techs
 
-    def _do_build(self, game: Game, action: Build) -> None:
+    def _do_build(self, game: Ctx, action: Build) -> None:
         s = game.state
         m = game.model(action.model, rule="R-X2")
         if m.player != s.active_player:

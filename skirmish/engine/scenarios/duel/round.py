@@ -14,13 +14,13 @@ from skirmish.engine.scenarios.duel.base import DuelBase
 from skirmish.engine.scenarios.duel.pieces import SPECIAL_TEXT, technique_words
 
 if TYPE_CHECKING:
-    from skirmish.engine.game import Game
+    from skirmish.engine.core.context import Ctx
 
 
 class DuelRound(DuelBase):
     """The round: who may call, `Attack`, `Defend` and `Decline`, and each exchange's outcome."""
 
-    def _begin_round(self, game: Game) -> None:
+    def _begin_round(self, game: Ctx) -> None:
         st = self.st
         st["caller"], st["passes"] = 0, 0
         if self._round_over():
@@ -65,12 +65,12 @@ class DuelRound(DuelBase):
         if not g.over:
             g.emit("duel", f"The round ends: {why}")
 
-    def _call_actions(self, game: Game) -> list[Action]:
+    def _call_actions(self, game: Ctx) -> list[Action]:
         p = game.state.pending
         assert p is not None
         return [*self.attack_options(game.model(p.model)), Decline()]
 
-    def _defend_actions(self, game: Game) -> list[Action]:
+    def _defend_actions(self, game: Ctx) -> list[Action]:
         p = game.state.pending
         assert p is not None
         m = game.model(p.model)
@@ -82,7 +82,7 @@ class DuelRound(DuelBase):
             raise IllegalAction(rule, f"{m.name} has no technique `{name}` standing")
         return t
 
-    def _do_attack(self, game: Game, action: Attack) -> None:
+    def _do_attack(self, game: Ctx, action: Attack) -> None:
         s = game.state
         p = s.pending
         if p is None or p.kind != "duel_call":
@@ -132,7 +132,7 @@ class DuelRound(DuelBase):
             return
         self._exchange(m, t, foe, None)
 
-    def _do_defend(self, game: Game, action: Defend) -> None:
+    def _do_defend(self, game: Ctx, action: Defend) -> None:
         p = game.state.pending
         if p is None or p.kind != "duel_defend":
             raise IllegalAction("R-X2", "no attack is waiting for a defence")
@@ -147,7 +147,7 @@ class DuelRound(DuelBase):
         self._remember(foe, d)
         self._exchange(m, t, foe, d)
 
-    def _do_decline(self, game: Game, action: Decline) -> None:
+    def _do_decline(self, game: Ctx, action: Decline) -> None:
         p = game.state.pending
         assert p is not None and p.kind in ("duel_call", "duel_defend")
         m = game.model(p.model)
@@ -265,7 +265,7 @@ class DuelRound(DuelBase):
             return
         self._offer_free_call(self.st["caller"] + 1)
 
-    def _round_end(self, game: Game) -> None:
+    def _round_end(self, game: Ctx) -> None:
         st = self.st
         st["tech"], st["built"] = {}, []
         base = st["base_order"]

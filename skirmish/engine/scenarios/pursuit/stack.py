@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.placing import free_spot
 from skirmish.engine.scenarios.pursuit.clock import PursuitClock
 from skirmish.engine.scenarios.pursuit.config import Card
-from skirmish.engine.steps.deploy import free_spot
 
 
 class PursuitStack(PursuitClock):

@@ -1,0 +1,108 @@
+"""Placing models in their deployment zones (R-T1): the fixed grid auto-deployment fills, and the
+free spot a model returning to the table takes (the Pursuit's adversaries).
+
+Deterministic: the grid's order is fixed, so the same scenario and troupes always start alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from skirmish.engine.core.state import ModelState
+
+if TYPE_CHECKING:
+    from skirmish.engine.core.context import Ctx
+
+
+SPACING = 0.4
+"""Gap in inches between auto-deployed bases, so no two start in contact."""
+
+
+def zone_of(game: Ctx, player: int) -> BaseGeometry:
+    zones = [shapely.Polygon(z.polygon) for z in game.scenario.deployment if z.player == player]
+    return shapely.union_all(zones)
+
+
+def impassable_area(game: Ctx) -> BaseGeometry:
+    pieces = [shapely.Polygon(t.polygon) for t in game.table.pieces if t.impassable]
+    return shapely.union_all(pieces) if pieces else shapely.Polygon()
+
+
+EDGE_GAP = 1e-6
+"""The grid starts this far inside the usable area: a point exactly on its boundary is not inside it."""
+
+
+def _grid(zone: BaseGeometry, blocked: BaseGeometry, r: float) -> np.ndarray:
+    """Candidate centres for a base of radius `r` wholly inside `zone` and clear of impassable terrain,
+    nearest the zone's centre first (ties west to east), so the same zone always fills alike.
+
+    The grid starts a hair inside the usable area (the zone shrunk by `r`): starting exactly on its
+    edge put the first row on the boundary, where it was rejected, so a zone had to be deeper than 4
+    radii for any base to fit. A zone exactly one base deep now takes a row of bases.
+    """
+    minx, miny, maxx, maxy = zone.bounds
+    step = 2 * r + SPACING
+    lo_x, hi_x = minx + r + EDGE_GAP, maxx - r - EDGE_GAP
+    lo_y, hi_y = miny + r + EDGE_GAP, maxy - r - EDGE_GAP
+    if lo_x > hi_x or lo_y > hi_y:
+        return np.zeros((0, 2))
+    xs = np.arange(lo_x, hi_x + 1e-9, step)
+    ys = np.arange(lo_y, hi_y + 1e-9, step)
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.column_stack([gx.ravel(), gy.ravel()])
+    inner = zone.buffer(-r, join_style="mitre")
+    if inner.is_empty:
+        return np.zeros((0, 2))
+    ok = shapely.contains_xy(inner, pts[:, 0], pts[:, 1])
+    if not blocked.is_empty:
+        ok &= shapely.distance(blocked, shapely.points(pts)) >= r
+    pts = pts[ok]
+    c = zone.centroid
+    order = np.lexsort((pts[:, 0], np.hypot(pts[:, 0] - c.x, pts[:, 1] - c.y).round(6)))
+    return pts[order]
+
+
+def _clear(game: Ctx, x: float, y: float, r: float, others: list[int]) -> bool:
+    s = game.state
+    return all(np.hypot(x - s.xy[j, 0], y - s.xy[j, 1]) >= r + s.radii[j] + SPACING - 1e-9 for j in others)
+
+
+def auto_deploy(game: Ctx) -> None:
+    """Place every model in its zone on a grid, nearest the zone's centre first, clear of terrain and bases.
+
+    Deterministic: grid order is fixed, so the same scenario and troupes always start alike.
+    """
+    s = game.state
+    blocked = impassable_area(game)
+    placed: list[int] = []
+    for p in range(len(s.players)):
+        zone = zone_of(game, p)
+        for m in game.player_models(p):
+            r = float(s.radii[m.index])
+            pts = _grid(zone, blocked, r)
+            if len(pts) == 0:
+                raise ValueError(f"deployment zone of {s.players[p].name} has no room for {m.id}")
+            for x, y in pts:
+                if _clear(game, x, y, r, placed):
+                    s.xy[m.index] = (x, y)
+                    placed.append(m.index)
+                    break
+            else:
+                raise ValueError(f"deployment zone of {s.players[p].name} is too small for its troupe")
+    game.moved()
+
+
+def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
+    """A point in the model's deployment zone where it can stand now, clear of terrain and of every
+    model on the table (used to bring models back, e.g. the Pursuit's reinforcements); None if full."""
+    s = game.state
+    r = float(s.radii[model.index])
+    others = [o.index for o in s.models if o.on_table and o is not model]
+    for x, y in _grid(zone_of(game, model.player), impassable_area(game), r):
+        if _clear(game, x, y, r, others):
+            return float(x), float(y)
+    return None
