@@ -26,7 +26,7 @@ from skirmish.engine.core.actions import (
     TakeCover,
     UseAbility,
 )
-from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction, Refusal
 from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
@@ -59,17 +59,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- why_not
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why the engine would refuse an action now: the rule ID and the reason in words."""
-
-    rule: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.rule}: {self.reason}"
 
 
 _KINDS = {name.lower(): cls for name, cls in ACTION_TYPES.items()} | {

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
+from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.moving import move_budget
 
@@ -55,9 +56,9 @@ def tape(game: Game, model: ModelState | None) -> float | None:
     if model is None or not model.active or model.player != game.state.active_player:
         return 0.0
     step = game.state.step
-    if step in ("deploy", "movement"):
+    if step in (Step.DEPLOY, Step.MOVEMENT):
         return move_budget(game, model)
-    if step == "advances":
+    if step == Step.ADVANCES:
         return float(model.profile.advance)
     return 0.0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid now. `rule` names the rule ID; the game state is left unchanged."""
@@ -10,3 +12,24 @@ class IllegalAction(ValueError):
         self.rule = rule
         self.reason = message
         super().__init__(f"{rule}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the engine would refuse an action now: the rule ID and the reason in words.
+
+    Each rule's conditions are written once, as a function returning a `Refusal` or None: the step's
+    handler raises it (`refuse`), its candidate generator and option check ask whether it is None,
+    and `queries.why_not` shows it to a player."""
+
+    rule: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
+
+
+def refuse(refusal: Refusal | None) -> None:
+    """Raise `IllegalAction` for `refusal`, if there is one."""
+    if refusal is not None:
+        raise IllegalAction(refusal.rule, refusal.reason)

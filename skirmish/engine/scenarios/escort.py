@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.specials import ScenarioSpecials, SpecialReader, side_index
 
@@ -103,7 +104,7 @@ class EscortRules(ScenarioSpecials):
 
     def on_step(self, step: str) -> None:
         super().on_step(step)
-        if step != "deploy" and not self.game.over:
+        if step != Step.DEPLOY and not self.game.over:
             why = self._decide()
             if why:
                 self.game.finish(why)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from skirmish.data.errors import DataError, Problem
+from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.base import ScenarioRules
 
@@ -157,7 +158,7 @@ class ScenarioSpecials(ScenarioRules):
         return element is not None and self.eclipse() and str(element) == self.eclipse_element
 
     def on_step(self, step: str) -> None:
-        if step == "ap_roll" and self.eclipse_element is not None:
+        if step == Step.AP_ROLL and self.eclipse_element is not None:
             t = self.game.state.turn
             if t in self.eclipse_turns and t - 1 not in self.eclipse_turns:
                 self.game.emit(

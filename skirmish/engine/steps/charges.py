@@ -9,7 +9,7 @@ import numpy as np
 from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_path, move_toward
 from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
-from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import PendingSpec, Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.effects.moving import beside, mover_of, place
@@ -19,15 +19,23 @@ if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
 
 
+def charger_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+    """Why `m` may not declare a charge now, whatever its target (R-C3, R-M4), or None."""
+    if not m.active:
+        return Refusal("R-P5", f"{m.name} is KO'd")
+    if m.charge_declared or m.charged:
+        return Refusal("R-C3", f"{m.name} has already charged this turn")
+    if m.taking_cover:
+        return Refusal("R-M4", f"{m.name} is Taking Cover and cannot charge")
+    if game.in_melee(m):
+        return Refusal("R-C3", f"{m.name} is already in melee")
+    if m.profile.charge <= 0:
+        return Refusal("R-C3", f"{m.name} cannot charge")
+    return None
+
+
 def can_charge(game: Ctx, m: ModelState) -> bool:
-    return (
-        m.active
-        and not m.charge_declared
-        and not m.charged
-        and not m.taking_cover
-        and m.profile.charge > 0
-        and not game.in_melee(m)
-    )
+    return charger_refusal(game, m) is None
 
 
 def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
@@ -62,16 +70,7 @@ def do_charge(game: Ctx, action: Charge) -> None:
     m = game.model(action.model, rule="R-C3")
     if m.player != s.active_player:
         raise IllegalAction("R-C3", f"{m.name} belongs to another player")
-    if not m.active:
-        raise IllegalAction("R-P5", f"{m.name} is KO'd")
-    if m.charge_declared or m.charged:
-        raise IllegalAction("R-C3", f"{m.name} has already charged this turn")
-    if m.taking_cover:
-        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and cannot charge")
-    if game.in_melee(m):
-        raise IllegalAction("R-C3", f"{m.name} is already in melee")
-    if m.profile.charge <= 0:
-        raise IllegalAction("R-C3", f"{m.name} cannot charge")
+    refuse(charger_refusal(game, m))
     t = game.model(action.target, rule="R-C3")
     if not game.enemies(m, t):
         raise IllegalAction("R-C3", f"{t.name} is not an enemy")

@@ -10,7 +10,7 @@ import shapely
 from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.core.actions import Action, Advance, Disengage
-from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.effects.moving import (
@@ -28,15 +28,26 @@ if TYPE_CHECKING:
 DISTRACTION_MOVE = 6.0
 
 
+def advance_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+    """Why `m` may not advance now (R-E1; R-M4: a model Taking Cover does not move until the next
+    Move Phase), or None."""
+    if not m.active:
+        return Refusal("R-P5", f"{m.name} is KO'd")
+    if not m.can_advance:
+        return Refusal("R-E1", f"{m.name} did not win a melee this turn")
+    if m.profile.advance <= 0:
+        return Refusal("R-E1", f"{m.name} cannot advance")
+    if m.advanced:
+        return Refusal("R-E1", f"{m.name} has already advanced")
+    if m.taking_cover:
+        return Refusal("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+    if game.in_melee(m):
+        return Refusal("R-E1", f"{m.name} is in melee: only Combat Distraction takes it out (R-E2)")
+    return None
+
+
 def can_advance(game: Ctx, m: ModelState) -> bool:
-    return (
-        m.active
-        and m.can_advance
-        and not m.advanced
-        and m.profile.advance > 0
-        and not game.in_melee(m)
-        and not m.taking_cover
-    )  # R-M4: a model Taking Cover does not move until the next Move Phase
+    return advance_refusal(game, m) is None
 
 
 def distraction_cost(game: Ctx, m: ModelState) -> int | None:
@@ -100,14 +111,7 @@ def _own(game: Ctx, model_id: str, rule: str) -> ModelState:
 def do_advance(game: Ctx, action: Advance) -> None:
 
     m = _own(game, action.model, "R-E1")
-    if not m.can_advance:
-        raise IllegalAction("R-E1", f"{m.name} did not win a melee this turn")
-    if m.profile.advance <= 0:
-        raise IllegalAction("R-E1", f"{m.name} cannot advance")
-    if m.advanced:
-        raise IllegalAction("R-E1", f"{m.name} has already advanced")
-    if m.taking_cover:
-        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+    refuse(advance_refusal(game, m))
     path = np.asarray(action.path, dtype=float)
     try:
         validate_path(game, m, path, m.profile.advance, "R-E1")

@@ -9,7 +9,7 @@ import numpy as np
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
 from skirmish.engine.core.actions import Action, Move, TakeCover
-from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
@@ -59,10 +59,21 @@ def begin_ap_roll(game: Ctx) -> None:
         game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
 
 
+def move_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+    """Why `m` may not make its standard move now (R-M2, R-M3, R-M4), or None."""
+    if not m.active:
+        return Refusal("R-P5", f"{m.name} is KO'd")
+    if m.moved:
+        return Refusal("R-M2", f"{m.name} has already moved this phase")
+    if m.taking_cover:
+        return Refusal("R-M4", f"{m.name} is Taking Cover and cannot move")
+    if game.in_melee(m):
+        return Refusal("R-M3", f"{m.name} is in melee and cannot move in the Move Phase")
+    return None
+
+
 def can_move(game: Ctx, m: ModelState) -> bool:
-    return (
-        m.active and not m.moved and not m.taking_cover and move_budget(game, m) > 0 and not game.in_melee(m)
-    )
+    return move_refusal(game, m) is None and move_budget(game, m) > 0
 
 
 def has_move_options(game: Ctx, player: int) -> bool:
@@ -82,12 +93,7 @@ def _own(game: Ctx, model_id: str, rule: str) -> ModelState:
 
 def do_move(game: Ctx, action: Move) -> None:
     m = _own(game, action.model, "R-M2")
-    if m.moved:
-        raise IllegalAction("R-M2", f"{m.name} has already moved this phase")
-    if m.taking_cover:
-        raise IllegalAction("R-M4", f"{m.name} is Taking Cover and cannot move")
-    if game.in_melee(m):
-        raise IllegalAction("R-M3", f"{m.name} is in melee and cannot move in the Move Phase")
+    refuse(move_refusal(game, m))
     path = np.asarray(action.path, dtype=float)
     budget = move_budget(game, m)
     validate_path(game, m, path, budget, "R-M2")
@@ -162,15 +168,24 @@ def toward(
     return move_toward(mover, goal, budget)
 
 
+def cover_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+    """Why `m` may not Take Cover now (R-M4), or None. A flyer is never in cover (R-B4), so it never
+    began the phase in medium or dense cover."""
+    if not m.active:
+        return Refusal("R-P5", f"{m.name} is KO'd")
+    if m.moved:
+        return Refusal("R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover")
+    if m.start_cover < 2:
+        return Refusal("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
+    if m.taking_cover:
+        return Refusal("R-M4", f"{m.name} is already Taking Cover")
+    if game.in_melee(m):
+        return Refusal("R-M3", f"{m.name} is in melee")
+    return None
+
+
 def can_take_cover(game: Ctx, m: ModelState) -> bool:
-    return (
-        m.active
-        and not m.moved
-        and not m.taking_cover
-        and m.start_cover >= 2
-        and not game.in_melee(m)
-        and not (m.profile.flying)
-    )
+    return cover_refusal(game, m) is None
 
 
 def has_cover_options(game: Ctx, player: int) -> bool:
@@ -183,16 +198,7 @@ def cover_candidates(game: Ctx, player: int) -> list[Action]:
 
 def do_take_cover(game: Ctx, action: TakeCover) -> None:
     m = _own(game, action.model, "R-M4")
-    if m.moved:
-        raise IllegalAction(
-            "R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover"
-        )
-    if m.start_cover < 2:
-        raise IllegalAction("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
-    if m.taking_cover:
-        raise IllegalAction("R-M4", f"{m.name} is already Taking Cover")
-    if game.in_melee(m):
-        raise IllegalAction("R-M3", f"{m.name} is in melee")
+    refuse(cover_refusal(game, m))
     m.taking_cover = True
     m.ap = 0
     game.emit("take_cover", f"{m.name} Takes Cover (AP spent; counts a 3+ Wall Shield)", (m.id,))

@@ -31,6 +31,7 @@ set its `deck` (card indices, top first) or its `stack` (model ids, top first) t
 
 from __future__ import annotations
 
+from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.objectives import PursuitObjectives
 from skirmish.engine.scenarios.pursuit.stack import PursuitStack
@@ -90,16 +91,16 @@ class PursuitRules(PursuitStack, PursuitObjectives):
         g = self.game
         if g.over:
             return
-        if step == "deploy":
+        if step == Step.DEPLOY:
             self._build_stack()
             g.emit("tracking", f"The Pursuit begins: Tracking {self.tracking} of {self.cfg.tracking_length}")
-        elif step == "ap_roll":
+        elif step == Step.AP_ROLL:
             self._start_turn()
-        elif step == "scoring":
+        elif step == Step.SCORING:
             self._score_objectives()
             self._lay_low()
             self._check_victory()
-        elif step == "turn_end":
+        elif step == Step.TURN_END:
             self._recover()
             self._replace_fallen()
         self._finish_if_decided()
