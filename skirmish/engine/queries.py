@@ -328,7 +328,7 @@ def abilities_of_model(game: Game, model: str | ModelState) -> list[Ability]:
 # condition and candidate list instead of importing the steps (an import-linter contract keeps
 # `skirmish.bots` out of them). Each is the step's function itself, not a rewrite.
 
-from skirmish.engine import abilities as _abilities  # noqa: E402
+from skirmish.engine.effects import abilities as _abilities  # noqa: E402
 from skirmish.engine.effects import moving as _moving  # noqa: E402
 from skirmish.engine.steps import charges as _charges  # noqa: E402
 from skirmish.engine.steps import end_phase as _end_phase  # noqa: E402

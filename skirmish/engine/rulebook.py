@@ -15,11 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from skirmish.engine import abilities
 from skirmish.engine.core.actions import Action
 from skirmish.engine.core.context import Ctx
 from skirmish.engine.core.flow import Handler, PendingSpec, StepSpec
-from skirmish.engine.effects import placing, reactions
+from skirmish.engine.effects import abilities, placing, reactions
 from skirmish.engine.scenarios.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
 from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 
