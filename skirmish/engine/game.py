@@ -9,6 +9,7 @@ each step live in their own modules (`movement`, `shooting`, `charges`, `melee`,
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -289,6 +290,17 @@ class Game(TableQueries, Snapshots):
         p = s.active_player
         s.players[p].done = True
         self.emit("pass", f"{s.players[p].name} ends {self.book.spec(s.step).title}")
+
+    def fork(self, shared: dict[int, Any] | None = None) -> Game:
+        """An independent copy to think on (a bot's look-ahead): no log, no undo stack. `shared`
+        maps `id()` of read-only objects (scenario, troupes, tables) to themselves, as
+        `copy.deepcopy`'s memo, so the copy keeps them instead of copying them."""
+        memo = dict(shared) if shared else {}
+        memo[id(self.log)] = []
+        memo[id(self._undo)] = []
+        fork = copy.deepcopy(self, memo)
+        fork.record_log = False
+        return fork
 
     @property
     def can_undo(self) -> bool:

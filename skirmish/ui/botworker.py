@@ -30,12 +30,7 @@ def _shared(game: Game) -> dict[int, Any]:
 
 def fork_game(game: Game) -> Game:
     """An independent copy of `game` for a bot to think on (no log, no undo stack)."""
-    memo = _shared(game)
-    memo[id(game.log)] = []
-    memo[id(game._undo)] = []
-    fork = copy.deepcopy(game, memo)
-    fork.record_log = False
-    return fork
+    return game.fork(_shared(game))
 
 
 def copy_state(game: Game) -> GameState:
