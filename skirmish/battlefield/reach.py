@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths import Mover, check_straight_moves
+from skirmish.battlefield.paths.kernel import near_segment
 
 MARGIN = 1e-6
 """A moved base counts as near a segment within its clearance plus this (the exact kernel flags
@@ -33,23 +34,6 @@ class _Straight:
     xy: np.ndarray  # every centre when the batch was checked
     segs: tuple[tuple[float, float, float, float], ...]  # (x0, y0, x1, y1) of each move
     answer: np.ndarray  # (m,) bool
-
-
-def _near(cx: float, cy: float, lim2: float, segs: tuple[tuple[float, float, float, float], ...]) -> bool:
-    """Whether a centre lies within sqrt(lim2) of any segment (the kernels' point-segment formula)."""
-    for x0, y0, x1, y1 in segs:
-        abx = x1 - x0
-        aby = y1 - y0
-        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
-        apx = cx - x0
-        apy = cy - y0
-        t = (apx * abx + apy * aby) * inv
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        dx = apx - t * abx
-        dy = apy - t * aby
-        if dx * dx + dy * dy < lim2:
-            return True
-    return False
 
 
 def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_length: float) -> np.ndarray:
@@ -82,7 +66,7 @@ def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_le
         moved = np.flatnonzero((rec.xy != xy).any(axis=1))
         r = float(radii[index])
         if all(
-            not _near(float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2, rec.segs)
+            not near_segment(float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2, rec.segs)
             for j in moved.tolist()
             for p in (rec.xy[j], xy[j])
         ):

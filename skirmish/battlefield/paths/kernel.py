@@ -313,3 +313,23 @@ def _violations(
             per_piece[:, c] |= inside
     bad_t[np.ix_(rows, pcs)] = per_piece
     return bad_b, bad_t
+
+
+def near_segment(
+    cx: float, cy: float, lim2: float, probes: Iterable[tuple[float, float, float, float]]
+) -> bool:
+    """Whether a base (centre, squared limit) comes too close to any probe segment, by the same
+    formula in the same order as `_seg_hits` and `_violations` (points are zero-length segments)."""
+    for x0, y0, x1, y1 in probes:
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
-from skirmish.battlefield.paths.kernel import _seg_hits, _violations
+from skirmish.battlefield.paths.kernel import _seg_hits, _violations, near_segment
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
 from skirmish.battlefield.table import Table
@@ -224,24 +224,6 @@ class _SearchRecord:
     path: np.ndarray | None
 
 
-def _probe_hit(cx: float, cy: float, lim2: float, probes: list[tuple[float, float, float, float]]) -> bool:
-    """Whether a base (centre, squared limit) comes too close to any probe segment, by the same
-    formula in the same order as `_seg_hits` and `_violations` (points are zero-length segments)."""
-    for x0, y0, x1, y1 in probes:
-        abx = x1 - x0
-        aby = y1 - y0
-        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
-        apx = cx - x0
-        apy = cy - y0
-        t = (apx * abx + apy * aby) * inv
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        dx = apx - t * abx
-        dy = apy - t * aby
-        if dx * dx + dy * dy < lim2:
-            return True
-    return False
-
-
 def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
@@ -266,8 +248,8 @@ def _search(
         for j in changed.tolist():
             if (
                 j in rec.included
-                or _probe_hit(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
-                or _probe_hit(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
+                or near_segment(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
+                or near_segment(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
             ):
                 ok = False
                 break
