@@ -90,7 +90,6 @@ class Game(TableQueries, Snapshots):
         ext = self.rules.extensions()
         self.book = rulebook.for_scenario(self.rules.turn_steps(), ext)
         self.turn_order: TurnOrder = for_options(self.options)
-        self._turn = self.book.turn
         self.book.setup(self)
         self._begin_step(self.book.deploy.name)
         self._run_until_input()
@@ -203,7 +202,7 @@ class Game(TableQueries, Snapshots):
         if s.over:
             return []
         if s.pending is not None:
-            return rulebook.pending_candidates(self, self.book, s.pending.kind)
+            return self.book.pending_candidates(self, s.pending.kind)
         gen = self.book.spec(s.step).generate
         actions = gen(self, s.active_player) if gen else []
         actions.extend(self.book.anytime_candidates(self, s.active_player))
@@ -338,20 +337,21 @@ class Game(TableQueries, Snapshots):
             self._start_turn()
             return
         i = self.book.index(s.step)
-        if i + 1 < len(self._turn):
-            self._begin_step(self._turn[i + 1].name)
+        if i + 1 < len(self.book.turn):
+            self._begin_step(self.book.turn[i + 1].name)
         elif not s.over:
             self._start_turn()
 
     def _start_turn(self) -> None:
         s = self.state
         s.turn += 1
-        s.step, s.phase = self._turn[0].name, self._turn[0].phase
+        first = self.book.turn[0]
+        s.step, s.phase = first.name, first.phase
         order = self.turn_order.order(self)
         if order is not None:
             s.order = order
         self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
-        self._begin_step(self._turn[0].name)
+        self._begin_step(first.name)
 
     def _run_until_input(self) -> None:
         s = self.state

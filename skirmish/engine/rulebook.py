@@ -12,14 +12,14 @@ Turn order is a strategy too (R-T2): the fixed order of the sides, or a priority
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skirmish.engine.core.actions import Action
 from skirmish.engine.core.context import Ctx
 from skirmish.engine.core.flow import Handler, PendingSpec, StepSpec
 from skirmish.engine.effects import abilities, placing, reactions
-from skirmish.engine.scenarios.duel.rules import DUEL_PENDING_ACTIONS, DUEL_STEPS
+from skirmish.engine.scenarios.duel.rules import DUEL_STEPS
 from skirmish.engine.steps import charges, deploy, end_phase, melee, movement, shooting
 
 
@@ -37,21 +37,23 @@ class Rulebook:
     anytime_candidates: Callable[[Ctx, int], list[Any]]
     """Actions offered in every interactive step besides the step's own (abilities, R-P4)."""
     anytime_options: Callable[[Ctx, int], bool]
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+    _specs: dict[str, StepSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        index = {sp.name: i for i, sp in enumerate(self.turn)}
-        object.__setattr__(self, "_index", index)
-        object.__setattr__(
-            self, "_specs", {self.deploy.name: self.deploy, **{sp.name: sp for sp in self.turn}}
-        )
+        object.__setattr__(self, "_index", {sp.name: i for i, sp in enumerate(self.turn)})
+        specs = {self.deploy.name: self.deploy, **{sp.name: sp for sp in self.turn}}
+        object.__setattr__(self, "_specs", specs)
 
     def spec(self, name: str) -> StepSpec:
-        specs: dict[str, StepSpec] = self._specs  # type: ignore[attr-defined]
-        return specs[name]
+        return self._specs[name]
 
     def index(self, name: str) -> int:
-        index: dict[str, int] = self._index  # type: ignore[attr-defined]
-        return index[name]
+        return self._index[name]
+
+    def pending_candidates(self, ctx: Ctx, kind: str) -> list[Action]:
+        generate = self.pending[kind].generate
+        return generate(ctx) if generate is not None else []
 
     def allowed(self, step: str, pending: str | None) -> frozenset[str]:
         return self.pending[pending].actions if pending is not None else self.spec(step).actions
@@ -114,20 +116,10 @@ def for_scenario(turn: Sequence[str | StepSpec] | None, ext: Mapping[str, Mappin
             generate=generate,
             decline=ext.get("decline", {}).get(kind),
         )
-    handlers = {**_by_kind(specs, list(pending.values())), **ext.get("handlers", {})}
+    # Deployment is played by every rulebook, so its handler stays whatever the turn's steps are.
+    handlers = {**_by_kind((STANDARD.deploy, *specs), list(pending.values())), **ext.get("handlers", {})}
     return replace(STANDARD, turn=tuple(specs), pending=pending, handlers=handlers)
-
-
-def pending_candidates(ctx: Ctx, book: Rulebook, kind: str) -> list[Action]:
-    generate = book.pending[kind].generate
-    return generate(ctx) if generate is not None else []
 
 
 SPECS: dict[str, StepSpec] = {sp.name: sp for sp in (STANDARD.deploy, *STANDARD.turn, *DUEL_STEPS)}
 """Every step any shipped rulebook plays, by name (titles for screens and logs)."""
-
-PENDING_ACTIONS: Mapping[str, frozenset[str]] = {
-    **{kind: pe.actions for kind, pe in STANDARD.pending.items()},
-    **DUEL_PENDING_ACTIONS,
-}
-"""The actions each kind of pending decision allows (the Duel's included)."""
