@@ -28,11 +28,17 @@ from skirmish.engine.core.actions import (
 )
 from skirmish.engine.core.errors import IllegalAction, Refusal
 from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
+from skirmish.engine.effects import abilities as _abilities
+from skirmish.engine.effects import moving as _moving
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
 from skirmish.engine.game import Game
 from skirmish.engine.ruler import Reading, reading
+from skirmish.engine.steps import charges as _charges
+from skirmish.engine.steps import end_phase as _end_phase
+from skirmish.engine.steps import movement as _movement
+from skirmish.engine.steps import shooting as _shooting
 from skirmish.engine.steps.end_phase import DISTRACTION_MOVE
 from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -327,13 +333,6 @@ def abilities_of_model(game: Game, model: str | ModelState) -> list[Ability]:
 # The step modules' own answers under public names, so bots ask the engine's single copy of each
 # condition and candidate list instead of importing the steps (an import-linter contract keeps
 # `skirmish.bots` out of them). Each is the step's function itself, not a rewrite.
-
-from skirmish.engine.effects import abilities as _abilities  # noqa: E402
-from skirmish.engine.effects import moving as _moving  # noqa: E402
-from skirmish.engine.steps import charges as _charges  # noqa: E402
-from skirmish.engine.steps import end_phase as _end_phase  # noqa: E402
-from skirmish.engine.steps import movement as _movement  # noqa: E402
-from skirmish.engine.steps import shooting as _shooting  # noqa: E402
 
 can_move = _movement.can_move
 """R-M2/R-M3/R-M4: the model may make a standard move now."""
