@@ -10,6 +10,7 @@ deterministic function of the game state and seed, so games with the same seed a
 
 from __future__ import annotations
 
+from functools import cache
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -36,6 +37,15 @@ ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
 
 
+@cache
+def _toughness_of(hp: int, armour: int | None, shield: int | None) -> float:
+    """`HeuristicBot._toughness` for a model's HP and saves: a pure function, so worked out once."""
+    from skirmish.rules.odds import unsaved_probability
+
+    unsaved = float(unsaved_probability(armour, shield, False, False))
+    return round(hp / max(unsaved, 1e-6), 0)
+
+
 class HeuristicBot:
     name = "heuristic"
     skill = "exact"
@@ -49,6 +59,7 @@ class HeuristicBot:
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._centres: dict[tuple[tuple[float, float], ...], np.ndarray] = {}
+        self._mask: tuple[Game, bytes, np.ndarray] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -122,11 +133,17 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
-        usable = queries.ability_actions(game, game.state.active_player)  # asked once, not per model
+        # The player's usable abilities are asked at most once, and only when a model that can move
+        # wants one (most models have no useful move ability, and the list costs an engine query).
+        usable: list[UseAbility] | None = None
         for m in self._mine(game):
             if not queries.can_move(game, m):
                 continue
-            use = self._move_ability(game, m, usable)
+            has_any = bool(queries.abilities_of(m, game.armoury(m)))
+            useful = self._useful_move_abilities(game, m) if has_any else set()
+            if useful and usable is None:
+                usable = queries.ability_actions(game, game.state.active_player)
+            use = self._move_ability(m, usable or [], useful)
             if use is not None:
                 return use
             choice = self._pick_move(game, m)
@@ -142,9 +159,11 @@ class HeuristicBot:
     def _stay_key(game: Game, m: ModelState) -> tuple[int, str, bytes]:
         return (game.state.turn, m.id, game.state.xy.tobytes())
 
-    def _move_ability(self, game: Game, m: ModelState, usable: list[UseAbility]) -> Action | None:
+    @staticmethod
+    def _move_ability(m: ModelState, usable: list[UseAbility], useful: set[str]) -> Action | None:
+        """The first of the player's usable abilities that is `m`'s and useful to it now."""
         for a in usable:
-            if getattr(a, "model", None) == m.id and a.ability in self._useful_move_abilities(game, m):
+            if a.model == m.id and a.ability in useful:
                 return a
         return None
 
@@ -167,10 +186,22 @@ class HeuristicBot:
         return 0.0 if na < 1e-9 or nb < 1e-9 else float(np.dot(a, b)) / (na * nb)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
-        xy = game.state.xy[m.index]
-        return any(
-            shapely.contains_xy(self._zone_poly(z), *xy) for z in game.scenario.scoring.zones if z.points > 0
-        )
+        return bool(self._zone_mask(game)[m.index])
+
+    def _zone_mask(self, game: Game) -> np.ndarray:
+        """Which models stand in a scoring zone, for every model at once: one vectorised test per
+        zone, kept for the exact arrangement it was worked out for (the positions' bytes)."""
+        xy = game.state.xy
+        key = xy.tobytes()
+        found = self._mask
+        if found is not None and found[0] is game and found[1] == key:
+            return found[2]
+        mask = np.zeros(len(xy), dtype=bool)
+        for z in game.scenario.scoring.zones:
+            if z.points > 0:
+                mask |= shapely.contains_xy(self._zone_poly(z), xy[:, 0], xy[:, 1])
+        self._mask = (game, key, mask)
+        return mask
 
     def _zone_poly(self, z: object) -> shapely.Polygon:
         key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
@@ -192,20 +223,19 @@ class HeuristicBot:
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
-        from skirmish.rules.odds import unsaved_probability
-
         armour, shield = queries.saves(game, m)
-        unsaved = float(unsaved_probability(armour, shield, False, False))
-        return round(m.hp / max(unsaved, 1e-6), 0)
+        return _toughness_of(m.hp, armour, shield)
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
         first among equals) hold each zone, each heading for its own spot so they do not crowd one
         point and stop short. Worked out for all the player's models at once and memoised per game
-        (weakly: a finished game takes its entries with it) on the exact inputs: the positions and
-        each of the player's models' active flag and HP (toughness is HP over fixed saves)."""
+        (weakly: a finished game takes its entries with it) on the exact inputs: the positions,
+        active flags and HP of the player's own models (toughness is HP over fixed saves; no other
+        model's position enters the ranking)."""
         mine = game.player_models(m.player)
-        key = (m.player, game.state.xy.tobytes(), tuple((x.active, x.hp) for x in mine))
+        xy = game.state.xy
+        key = (m.player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
@@ -251,14 +281,11 @@ class HeuristicBot:
             )
             if inside:
                 return None
-            goals = [zone]
-        else:
-            goals = queries.move_goals(game, m)
-        candidates = queries.move_options(game, m, goals)
+            # A zone holder takes the first candidate toward its spot: only that one is worked out.
+            return queries.first_move_option(game, m, zone)
+        candidates = queries.move_options(game, m, queries.move_goals(game, m))
         if not candidates:
             return None
-        if zone is not None:
-            return candidates[0] if candidates[0].path else None
         here = s.xy[m.index].copy()
         ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
         score = self._score_positions(game, m, ends, [])

@@ -16,6 +16,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from skirmish.battlefield.measure import path_length
 from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import (
     ACTION_TYPES,
@@ -60,6 +61,7 @@ __all__ = [
     "cover_options",
     "flies",
     "iter_advance_actions",
+    "first_move_option",
     "move_goals",
     "move_options",
     "saves",
@@ -360,3 +362,19 @@ iter_advance_actions = _end_phase.iter_candidates
 """`advance_actions` one at a time, in the same order (each searched only when reached)."""
 saves = saves_of
 """A model's armour and shield save values now (None where it has none)."""
+
+
+def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
+    """`move_options(game, model, [goal])[0]` (None when the list is empty), without working out the
+    rest of the list when the move toward `goal` is its first entry: a bot that only wants the move
+    toward its goal pays for that one path, not for the eight straight lines as well.
+
+    The list's first entry is the move toward `goal` whenever `model_moves` keeps it (a path of two
+    or more points at least 0.25" long: the filter its `add` applies to the first path, when nothing
+    has been seen yet); otherwise the whole list is asked for and its first entry returned."""
+    budget = move_budget(game, model)
+    path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask())
+    if path is not None and len(path) >= 2 and path_length(path) >= 0.25:
+        return Move(model.id, tuple((float(x), float(y)) for x, y in path))
+    found = _movement.model_moves(game, model, [goal])
+    return found[0] if found else None
