@@ -10,6 +10,7 @@ deterministic function of the game state and seed, so games with the same seed a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from weakref import WeakKeyDictionary
 
@@ -46,6 +47,23 @@ def _toughness_of(hp: int, armour: int | None, shield: int | None) -> float:
     return round(hp / max(unsaved, 1e-6), 0)
 
 
+_SHOT_EFFECTS = frozenset({"heal", "push"})
+"""The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
+_CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
+"""The ability effects the bot uses in the charges step."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Zone:
+    """A scoring zone as the bot uses it: its polygon, centre and the spots of its three holders."""
+
+    name: str
+    points: int
+    poly: shapely.Polygon
+    centre: np.ndarray
+    spots: tuple[np.ndarray, ...]
+
+
 class HeuristicBot:
     name = "heuristic"
     skill = "exact"
@@ -58,7 +76,7 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
-        self._centres: dict[tuple[tuple[float, float], ...], np.ndarray] = {}
+        self._zone_info: tuple[object, tuple[_Zone, ...]] | None = None
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
@@ -131,6 +149,16 @@ class HeuristicBot:
         odds = queries.matchup(game, me, foe, charging=charging).odds
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
+    @staticmethod
+    def _usable_abilities(game: Game, effects: frozenset[str]) -> list[UseAbility]:
+        """The active player's usable abilities, or none when no model of theirs has an ability with
+        one of `effects`: the bot would pass over every other ability, so the list is not asked for."""
+        player = game.state.active_player
+        for m in game.player_models(player):
+            if any(a.effect in effects for a in queries.abilities_of(m, game.armoury(m))):
+                return queries.ability_actions(game, player)
+        return []
+
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
         # The player's usable abilities are asked at most once, and only when a model that can move
@@ -197,11 +225,30 @@ class HeuristicBot:
         if found is not None and found[0] is game and found[1] == key:
             return found[2]
         mask = np.zeros(len(xy), dtype=bool)
-        for z in game.scenario.scoring.zones:
+        for z in self._zones(game):
             if z.points > 0:
-                mask |= shapely.contains_xy(self._zone_poly(z), xy[:, 0], xy[:, 1])
+                mask |= shapely.contains_xy(z.poly, xy[:, 0], xy[:, 1])
         self._mask = (game, key, mask)
         return mask
+
+    def _zones(self, game: Game) -> tuple[_Zone, ...]:
+        """The scenario's scoring zones (in its order) with their polygon, centre and holders' spots,
+        worked out once per scenario (held here, so the identity test cannot meet a reused id)."""
+        found = self._zone_info
+        if found is not None and found[0] is game.scenario:
+            return found[1]
+        zones = []
+        for z in game.scenario.scoring.zones:
+            poly = self._zone_poly(z)
+            p = poly.representative_point()
+            centre = np.array([p.x, p.y])
+            spots = []
+            for dx, dy in ZONE_SPOTS:
+                spot = centre + np.array([dx, dy])
+                spots.append(spot if shapely.contains_xy(poly, *spot) else centre.copy())
+            zones.append(_Zone(z.name, z.points, poly, centre, tuple(spots)))
+        self._zone_info = (game.scenario, tuple(zones))
+        return self._zone_info[1]
 
     def _zone_poly(self, z: object) -> shapely.Polygon:
         key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
@@ -209,15 +256,6 @@ class HeuristicBot:
         if poly is None:
             poly = self._polys[key] = shapely.Polygon(key)
         return poly
-
-    def _zone_centre(self, z: object) -> np.ndarray:
-        """The zone's representative point (a fixed function of its polygon), worked out once."""
-        key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
-        c = self._centres.get(key)
-        if c is None:
-            p = self._zone_poly(z).representative_point()
-            c = self._centres[key] = np.array([p.x, p.y])
-        return c.copy()
 
     @staticmethod
     def _toughness(game: Game, m: ModelState) -> float:
@@ -245,23 +283,18 @@ class HeuristicBot:
         return duties.get(m.id)
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
-        s = game.state
         out: dict[str, np.ndarray] = {}
-        zones = sorted(
-            (z for z in game.scenario.scoring.zones if z.points > 0), key=lambda z: (-z.points, z.name)
-        )
-        tough = {x.id: self._toughness(game, x) for x in mine}
+        zones = sorted((z for z in self._zones(game) if z.points > 0), key=lambda z: (-z.points, z.name))
+        if not zones:
+            return out
+        tough = {x.id: -self._toughness(game, x) for x in mine}
+        xy = game.state.xy[[x.index for x in mine]]
         for z in zones:
-            poly = self._zone_poly(z)
-            centre = self._zone_centre(z)
-            ranked = sorted(
-                (x for x in mine if x.id not in out),
-                key=lambda x: (-tough[x.id], float(np.hypot(*(s.xy[x.index] - centre))), x.index),
-            )
-            for k, x in enumerate(ranked[:3]):
-                dx, dy = ZONE_SPOTS[k]
-                spot = centre + np.array([dx, dy])
-                out[x.id] = spot if shapely.contains_xy(poly, *spot) else centre
+            # The distances of all the models at once (np.hypot elementwise: the same floats).
+            dist = np.hypot(xy[:, 0] - z.centre[0], xy[:, 1] - z.centre[1]).tolist()
+            ranked = sorted((tough[x.id], dist[k], x.index, x) for k, x in enumerate(mine) if x.id not in out)
+            for k, (_, _, _, x) in enumerate(ranked[:3]):
+                out[x.id] = z.spots[k].copy()
         return out
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
@@ -276,9 +309,7 @@ class HeuristicBot:
             return None
         zone = self._zone_duty(game, m)
         if zone is not None:
-            inside = any(
-                shapely.contains_xy(self._zone_poly(z), *s.xy[m.index]) for z in game.scenario.scoring.zones
-            )
+            inside = any(shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game))
             if inside:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
@@ -360,7 +391,8 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
-        for ua in queries.ability_actions(game, game.state.active_player):
+        player = game.state.active_player
+        for ua in self._usable_abilities(game, _SHOT_EFFECTS):
             ab = next(
                 x
                 for x in queries.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
@@ -373,17 +405,26 @@ class HeuristicBot:
             ):
                 return ua
         best: tuple[float, Shoot] | None = None
-        for a in queries.shot_actions(game, game.state.active_player):
+        specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
+        hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
+        for a in queries.shot_actions(game, player):
             assert isinstance(a, Shoot)
             shooter, target = game.model(a.model), game.model(a.target)
-            spec = next(sp for sp in queries.shot_options(game, shooter) if sp.name == a.weapon)
+            by_name = specs.get(shooter.id)
+            if by_name is None:
+                by_name = specs[shooter.id] = {}
+                for sp in queries.shot_options(game, shooter):
+                    by_name.setdefault(sp.name, sp)
+            spec = by_name[a.weapon]
             if self._read(game, shooter, target) > spec.range:
                 continue
             odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
-            if target.id in self._scenario_hints(game, shooter.player)[1]:
+            if hints is None:
+                hints = self._scenario_hints(game, player)[1]
+            if target.id in hints:
                 value *= 3.0
             if target.taking_cover:
                 value *= min(1.0, shooter.profile.perception / 6)
@@ -409,13 +450,13 @@ class HeuristicBot:
         if n < 1e-9:
             return False
         after = s.xy[t.index] + d / n * distance
-        if any(shapely.contains_xy(self._zone_poly(z), *after) for z in game.scenario.scoring.zones):
+        if any(shapely.contains_xy(z.poly, *after) for z in self._zones(game)):
             return False
         ours = any(self._in_zone(game, x) for x in self._mine(game))
         return ours or self._in_zone(game, me)
 
     def _charges(self, game: Game) -> Action | None:
-        for a in queries.ability_actions(game, game.state.active_player):
+        for a in self._usable_abilities(game, _CHARGE_EFFECTS):
             m = game.model(a.model)
             ab = next(x for x in queries.abilities_of(m, game.armoury(m)) if x.name == a.ability)
             if ab.effect == "buff" and (
