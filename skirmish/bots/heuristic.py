@@ -151,13 +151,9 @@ class HeuristicBot:
 
     @staticmethod
     def _usable_abilities(game: Game, effects: frozenset[str]) -> list[UseAbility]:
-        """The active player's usable abilities, or none when no model of theirs has an ability with
-        one of `effects`: the bot would pass over every other ability, so the list is not asked for."""
-        player = game.state.active_player
-        for m in game.player_models(player):
-            if any(a.effect in effects for a in queries.abilities_of(m, game.armoury(m))):
-                return queries.ability_actions(game, player)
-        return []
+        """The active player's usable abilities with one of `effects`, in the engine's order: the
+        bot passes over every other ability here, so their actions are not generated."""
+        return queries.ability_actions_of(game, game.state.active_player, effects)
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
@@ -407,9 +403,10 @@ class HeuristicBot:
         best: tuple[float, Shoot] | None = None
         specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
         hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
+        by_id = {x.id: x for x in game.state.models}
         for a in queries.shot_actions(game, player):
             assert isinstance(a, Shoot)
-            shooter, target = game.model(a.model), game.model(a.target)
+            shooter, target = by_id[a.model], by_id[a.target]
             by_name = specs.get(shooter.id)
             if by_name is None:
                 by_name = specs[shooter.id] = {}
@@ -470,6 +467,7 @@ class HeuristicBot:
         # path, so the pairs are ranked first and measured best first: the first reachable one is
         # the answer, and the path searches of the pairs ranked below it are never run.
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
+        hints: set[str] | None = None  # the chargers are all the player's: one scenario hint
         for m in self._mine(game):
             if not queries.can_charge(game, m):
                 continue
@@ -479,14 +477,17 @@ class HeuristicBot:
             for t in queries.charge_targets(game, m):
                 if self._read(game, m, t) > m.profile.charge:
                     continue
-                if holder and not self._in_zone(game, t):
+                t_in_zone = self._in_zone(game, t)
+                if holder and not t_in_zone:
                     continue
                 edge = self._melee_edge(game, m, t, charging=True)
                 if t.taking_cover:
                     edge *= m.profile.perception / 6
-                if self._in_zone(game, t):
+                if t_in_zone:
                     edge += 0.3
-                if t.id in self._scenario_hints(game, m.player)[1]:
+                if hints is None:
+                    hints = self._scenario_hints(game, m.player)[1]
+                if t.id in hints:
                     edge += 0.5
                 if edge > -0.05:
                     ranked.append((-edge, len(ranked), m, t))
