@@ -10,8 +10,10 @@ deterministic function of the game state and seed, so games with the same seed a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -33,6 +35,8 @@ from skirmish.engine.core.actions import (
 )
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
+
+_T = TypeVar("_T")
 
 ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
 """Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
@@ -78,6 +82,7 @@ class HeuristicBot:
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._zone_info: tuple[object, tuple[_Zone, ...]] | None = None
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
+        self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -91,6 +96,26 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
+        # Answers that a decision asks for again and again (a model's foes, its best range, the
+        # zone duties) are kept for this one decision: nothing they depend on changes while the
+        # bot chooses, and the table is dropped before the action is applied.
+        self._now = (game, {})
+        try:
+            return self._choose(game)
+        finally:
+            self._now = None
+
+    def _once(self, game: Game, key: tuple[object, ...], work: Callable[[], _T]) -> _T:
+        """`work()`, worked out once per decision under `key` (every call outside `choose` works)."""
+        now = self._now
+        if now is None or now[0] is not game:
+            return work()
+        memo = now[1]
+        if key not in memo:
+            memo[key] = work()
+        return cast("_T", memo[key])
+
+    def _choose(self, game: Game) -> Action:
         if game.rules.technique_duel():
             return self._duel.choose(game)  # the Avatar Duel's hidden choices (R-X2)
         s = game.state
@@ -132,9 +157,18 @@ class HeuristicBot:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
     def _foes(self, game: Game, m: ModelState) -> list[ModelState]:
-        return [o for o in game.state.models if o.active and game.enemies(o, m)]
+        """The active enemies of `m` (a list shared within the decision: callers only read it)."""
+        return self._once(
+            game,
+            ("foes", game.team(m)),
+            lambda: [o for o in game.state.models if o.active and game.enemies(o, m)],
+        )
 
     def _best_range(self, game: Game, m: ModelState) -> float:
+        return self._once(game, ("range", m.id), lambda: self._best_range_now(game, m))
+
+    @staticmethod
+    def _best_range_now(game: Game, m: ModelState) -> float:
         specs = [sp for sp in queries.shot_options(game, m) if sp.ap_cost == 0 or sp.ap_cost <= m.ap]
         return max((sp.range for sp in specs), default=0.0)
 
@@ -267,16 +301,19 @@ class HeuristicBot:
         (weakly: a finished game takes its entries with it) on the exact inputs: the positions,
         active flags and HP of the player's own models (toughness is HP over fixed saves; no other
         model's position enters the ranking)."""
-        mine = game.player_models(m.player)
+        return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
+
+    def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
+        mine = game.player_models(player)
         xy = game.state.xy
-        key = (m.player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
+        key = (player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
             if len(memo) > 256:
                 memo.clear()
             duties = memo[key] = self._zone_duties_now(game, [x for x in mine if x.active])
-        return duties.get(m.id)
+        return duties
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

@@ -45,16 +45,6 @@ class PursuitHeroBot(HeuristicBot):
         super().__init__(seed, player)
         self._roles_memo: WeakKeyDictionary[Game, dict[tuple[int, bytes], dict[str, str]]]
         self._roles_memo = WeakKeyDictionary()
-        self._goal_memo: tuple[Game, int, dict[tuple[str, bool], tuple[float, float] | None]] | None = None
-
-    def choose(self, game: Game) -> Action:
-        # A hero's goal is asked many times in one decision (hints, zone duty, abilities): it is
-        # worked out once per decision, as nothing it depends on changes while the bot chooses.
-        self._goal_memo = (game, len(game.history), {})
-        try:
-            return super().choose(game)
-        finally:
-            self._goal_memo = None
 
     # ------------------------------------------------------------- roles
     def _rules(self, game: Game) -> PursuitRules:
@@ -105,13 +95,10 @@ class PursuitHeroBot(HeuristicBot):
         return m.profile.move + bonus + (2.0 if m.profile.flying or bonus else 0.0)
 
     def _goal(self, game: Game, m: ModelState) -> tuple[float, float] | None:
-        found = self._goal_memo
-        if found is None or found[0] is not game or found[1] != len(game.history):
-            return self._goal_now(game, m)
-        key = (m.id, bool(getattr(self, "_no_avatar", False)))  # a hunter's reach depends on it
-        if key not in found[2]:
-            found[2][key] = self._goal_now(game, m)
-        return found[2][key]
+        # Asked many times in one decision (hints, zone duty, abilities): worked out once each. A
+        # hunter's reach depends on whether the Avatar is left out (in the charges step).
+        key = ("goal", m.id, bool(getattr(self, "_no_avatar", False)))
+        return self._once(game, key, lambda: self._goal_now(game, m))
 
     def _goal_now(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         role = self.roles(game).get(m.id)
