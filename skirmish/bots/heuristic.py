@@ -11,8 +11,6 @@ deterministic function of the game state and seed, so games with the same seed a
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache
 from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
@@ -21,6 +19,7 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
+from skirmish.bots.zones import Zone, holders, in_zones, make_zone, toughness_of
 from skirmish.engine import queries
 from skirmish.engine.core.actions import (
     Action,
@@ -38,34 +37,10 @@ from skirmish.engine.game import Game
 
 _T = TypeVar("_T")
 
-ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
-"""Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
-
-
-@cache
-def _toughness_of(hp: int, armour: int | None, shield: int | None) -> float:
-    """`HeuristicBot._toughness` for a model's HP and saves: a pure function, so worked out once."""
-    from skirmish.rules.odds import unsaved_probability
-
-    unsaved = float(unsaved_probability(armour, shield, False, False))
-    return round(hp / max(unsaved, 1e-6), 0)
-
-
 _SHOT_EFFECTS = frozenset({"heal", "push"})
 """The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
 _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Zone:
-    """A scoring zone as the bot uses it: its polygon, centre and the spots of its three holders."""
-
-    name: str
-    points: int
-    poly: shapely.Polygon
-    centre: np.ndarray
-    spots: tuple[np.ndarray, ...]
 
 
 class HeuristicBot:
@@ -80,7 +55,7 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
-        self._zone_info: tuple[object, tuple[_Zone, ...]] | None = None
+        self._zone_info: tuple[object, tuple[Zone, ...]] | None = None
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
         self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
         self._duel = DuelBot(seed, player)
@@ -254,29 +229,17 @@ class HeuristicBot:
         found = self._mask
         if found is not None and found[0] is game and found[1] == key:
             return found[2]
-        mask = np.zeros(len(xy), dtype=bool)
-        for z in self._zones(game):
-            if z.points > 0:
-                mask |= shapely.contains_xy(z.poly, xy[:, 0], xy[:, 1])
+        mask = in_zones(self._zones(game), xy)
         self._mask = (game, key, mask)
         return mask
 
-    def _zones(self, game: Game) -> tuple[_Zone, ...]:
+    def _zones(self, game: Game) -> tuple[Zone, ...]:
         """The scenario's scoring zones (in its order) with their polygon, centre and holders' spots,
         worked out once per scenario (held here, so the identity test cannot meet a reused id)."""
         found = self._zone_info
         if found is not None and found[0] is game.scenario:
             return found[1]
-        zones = []
-        for z in game.scenario.scoring.zones:
-            poly = self._zone_poly(z)
-            p = poly.representative_point()
-            centre = np.array([p.x, p.y])
-            spots = []
-            for dx, dy in ZONE_SPOTS:
-                spot = centre + np.array([dx, dy])
-                spots.append(spot if shapely.contains_xy(poly, *spot) else centre.copy())
-            zones.append(_Zone(z.name, z.points, poly, centre, tuple(spots)))
+        zones = [make_zone(z.name, z.points, self._zone_poly(z)) for z in game.scenario.scoring.zones]
         self._zone_info = (game.scenario, tuple(zones))
         return self._zone_info[1]
 
@@ -292,7 +255,7 @@ class HeuristicBot:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
         armour, shield = queries.saves(game, m)
-        return _toughness_of(m.hp, armour, shield)
+        return toughness_of(m.hp, armour, shield)
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
@@ -316,19 +279,11 @@ class HeuristicBot:
         return duties
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        zones = sorted((z for z in self._zones(game) if z.points > 0), key=lambda z: (-z.points, z.name))
-        if not zones:
-            return out
-        tough = {x.id: -self._toughness(game, x) for x in mine}
-        xy = game.state.xy[[x.index for x in mine]]
-        for z in zones:
-            # The distances of all the models at once (np.hypot elementwise: the same floats).
-            dist = np.hypot(xy[:, 0] - z.centre[0], xy[:, 1] - z.centre[1]).tolist()
-            ranked = sorted((tough[x.id], dist[k], x.index, x) for k, x in enumerate(mine) if x.id not in out)
-            for k, (_, _, _, x) in enumerate(ranked[:3]):
-                out[x.id] = z.spots[k].copy()
-        return out
+        zones = self._zones(game)
+        if not any(z.points > 0 for z in zones):
+            return {}
+        tough = {x.id: self._toughness(game, x) for x in mine}
+        return holders(zones, mine, tough, game.state.xy[[x.index for x in mine]])
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -506,12 +461,12 @@ class HeuristicBot:
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
         hints: set[str] | None = None  # the chargers are all the player's: one scenario hint
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
-            for t in queries.charge_targets(game, m):
+            for t in self._charge_targets(game, m):
                 if self._read(game, m, t) > m.profile.charge:
                     continue
                 t_in_zone = self._in_zone(game, t)
@@ -534,6 +489,13 @@ class HeuristicBot:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
 
+    def _can_charge(self, game: Game, m: ModelState) -> bool:
+        return self._once(game, ("can_charge", m.id), lambda: queries.can_charge(game, m))
+
+    def _charge_targets(self, game: Game, m: ModelState) -> list[ModelState]:
+        """Whom `m` may charge (shared within the decision: callers only read it)."""
+        return self._once(game, ("targets", m.id), lambda: queries.charge_targets(game, m))
+
     def _closing_charge(self, game: Game) -> Action | None:
         if game.options.premeasure:
             return None  # with premeasuring, a charge that would fall short cannot be declared
@@ -543,12 +505,12 @@ class HeuristicBot:
         we check its melee edge against us from where it stands.
         """
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
                 continue
-            targets = queries.charge_targets(game, m)
+            targets = self._charge_targets(game, m)
             if zone is not None:
                 # Run for the zone: charge an enemy that lies beyond it, as seen from here.
                 here = game.state.xy[m.index]
