@@ -9,12 +9,13 @@ these queries; steps see them through the `Ctx` protocol.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from skirmish.battlefield.measure import CONTACT, edge_distances
-from skirmish.battlefield.sight import sight_table, sight_table_update
+from skirmish.battlefield.measure import CONTACT, edge_distances, pair_indices
+from skirmish.battlefield.sight import DENSE_LIMIT, sight_pairs
 from skirmish.battlefield.table import Table
 from skirmish.data.options import RuleOptions
 from skirmish.engine.core.state import GameState, ModelState
@@ -22,6 +23,46 @@ from skirmish.engine.effects import senses
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
+
+
+class _PairSight:
+    """Terrain sight between pairs of models, and which pairs are known, at positions `xy`."""
+
+    __slots__ = ("table", "xy", "on", "vis", "known")
+
+    def __init__(self, table: Table, n: int) -> None:
+        self.table = table
+        self.xy = np.zeros((n, 2))
+        self.on = np.zeros(n, dtype=bool)
+        self.vis = np.zeros((n, n), dtype=bool)
+        self.known = np.zeros((n, n), dtype=bool)
+
+
+def _open_centre_lines(table: Table, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pair of centres: the line joining them is clear by bounding boxes alone (R-B3).
+
+    A line whose bounding box meets no sight blocker's box crosses no blocker, and one whose box
+    meets dense regions whose boxes' diagonals add up to at most 3" cannot hold more than 3" of
+    dense cover; then the centre line is a clear line and the bases see each other. These are the
+    same box tests, in the same order, that `battlefield.sight` applies to a centre line before
+    anything else, so a pair passed here is one `sight_pairs` would find visible; most pairs of a
+    game are (the open middle of the table), and need no line search at all."""
+    lo = np.minimum(a, b)
+    hi = np.maximum(a, b)
+
+    def hits(boxes: np.ndarray) -> np.ndarray:
+        return (
+            (lo[:, None, 0] <= boxes[None, :, 2])
+            & (hi[:, None, 0] >= boxes[None, :, 0])
+            & (lo[:, None, 1] <= boxes[None, :, 3])
+            & (hi[:, None, 1] >= boxes[None, :, 1])
+        )
+
+    clear = np.logical_not(hits(table.blocker_boxes).any(axis=1))
+    big = table.dense_big
+    if len(big):
+        clear &= (hits(table.dense_boxes[big]) * table.dense_diag[big]).sum(axis=1) <= DENSE_LIMIT
+    return clear
 
 
 class TableQueries:
@@ -36,7 +77,8 @@ class TableQueries:
     _geo_version: int
     _sight_version: int
     _sight: np.ndarray | None
-    _sight_base: tuple[Table, np.ndarray, np.ndarray, bytes] | None
+    _sight_store: _PairSight | None
+    _sight_store_version: int
     _cover: np.ndarray
     _piece: np.ndarray
     _height: np.ndarray
@@ -141,32 +183,12 @@ class TableQueries:
     def sight(self) -> np.ndarray:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
         if self._sight_version != self._version or self._sight is None:
-            # Only models on the table see or (with models_block_sight) block; removed ones are gone.
-            models = self.state.models
-            on = np.fromiter((m.on_table for m in models), dtype=bool, count=len(models))
-            xy, radii = self.state.xy[on], self.state.radii[on]
-            base = self._sight_base
-            if base is not None and base[0] is self.table and base[3] == on.tobytes():
-                # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
-                moved = (base[1] != xy).any(axis=1)
-                sub = (
-                    base[2]
-                    if not moved.any()
-                    else np.asarray(
-                        sight_table_update(
-                            self.table, base[2], xy, radii, moved, block_bases=self.options.models_block_sight
-                        ),
-                        dtype=bool,
-                    )
-                )
-            else:
-                sub = np.array(
-                    sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
-                    dtype=bool,
-                )
-            self._sight_base = (self.table, xy.copy(), sub, on.tobytes())
-            vis = np.zeros((len(models), len(models)), dtype=bool)
-            vis[np.ix_(on, on)] = sub
+            store = self._pair_sight()
+            i, j = pair_indices(len(self.state.models))
+            todo = np.flatnonzero(~store.known[i, j])
+            if len(todo):
+                self._solve_pairs(store, i[todo], j[todo])
+            vis = store.vis.copy()
             self._refresh_geo()
             for m in self.state.models:
                 sense = senses.sense_range(cast("Ctx", self), m)  # the game mixing this in is the Ctx
@@ -178,7 +200,120 @@ class TableQueries:
         return self._sight
 
     def sees(self, a: ModelState, b: ModelState) -> bool:
-        return bool(self.sight()[a.index, b.index])
+        """One entry of `sight()`, computing only the pairs it needs: the pairs of the asker's row
+        on the asked model's side (the next question is most likely its other enemies or friends)."""
+        if self._sight_version == self._version and self._sight is not None:
+            return bool(self._sight[a.index, b.index])
+        store = self._pair_sight()
+        i, j = a.index, b.index
+        if not store.known[i, j]:
+            foe = self._enemy_matrix()[i]
+            cols = np.flatnonzero(~store.known[i] & (foe == foe[j]))
+            self._solve_pairs(store, np.minimum(cols, i), np.maximum(cols, i))
+        if store.vis[i, j]:
+            return True
+        sense = senses.sense_range(cast("Ctx", self), a)
+        if sense > 0:
+            self._refresh_geo()
+            return bool(self._dist[i, j] <= sense)
+        return False
+
+    def sees_any(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> bool:
+        """Whether any `a` sees its `b` (R-B3): `any(sees(a, b) for a, b in pairs)`, asked cheapest
+        first — the pairs already known, then Seismic Sense, then the unknown ones in one batch."""
+        if not pairs:
+            return False
+        if self._sight_version == self._version and self._sight is not None:
+            vis = self._sight
+            return any(vis[a.index, b.index] for a, b in pairs)
+        store = self._pair_sight()
+        known, seen = store.known, store.vis
+        if any(seen[a.index, b.index] for a, b in pairs if known[a.index, b.index]):
+            return True
+        for a, b in pairs:
+            sense = senses.sense_range(cast("Ctx", self), a)
+            if sense > 0:
+                self._refresh_geo()
+                if self._dist[a.index, b.index] <= sense:
+                    return True
+        todo = sorted(
+            {(min(a.index, b.index), max(a.index, b.index)) for a, b in pairs if not known[a.index, b.index]}
+        )
+        if not todo:
+            return False
+        i = np.array([p[0] for p in todo], dtype=np.int64)
+        j = np.array([p[1] for p in todo], dtype=np.int64)
+        self._solve_pairs(store, i, j)
+        return bool(seen[i, j].any())
+
+    def _pair_sight(self) -> _PairSight:
+        """The terrain sight of the pairs known for the current arrangement (without Seismic Sense).
+
+        A pair's answer depends only on the table and the two bases (with `models_block_sight`, on
+        every base on the table), so it is kept until one of them moves, leaves or comes back:
+        keyed by positions, not by the version, it survives a refusal's restore or an undo."""
+        store = self._sight_store
+        if store is not None and self._sight_store_version == self._version:
+            return store
+        models = self.state.models
+        n = len(models)
+        on = np.fromiter((m.on_table for m in models), dtype=bool, count=n)
+        xy = self.state.xy
+        if store is None or store.table is not self.table or len(store.on) != n:
+            store = self._sight_store = _PairSight(self.table, n)
+        else:
+            changed = (store.xy != xy).any(axis=1) | (store.on != on)
+            if changed.any():
+                if self.options.models_block_sight:
+                    store.known[:] = False  # any base may stand in any line
+                else:
+                    store.known[changed] = False
+                    store.known[:, changed] = False
+        store.xy = xy.copy()
+        store.on = on
+        # Removed models see and are seen by no one; a model on the table sees itself.
+        off = ~on
+        store.vis[off] = False
+        store.vis[:, off] = False
+        store.known[off] = True
+        store.known[:, off] = True
+        here = np.flatnonzero(on)
+        store.vis[here, here] = True
+        store.known[here, here] = True
+        if not self.options.models_block_sight:
+            i, j = pair_indices(n)
+            todo = np.flatnonzero(~store.known[i, j])
+            if len(todo):
+                i, j = i[todo], j[todo]
+                clear = _open_centre_lines(self.table, xy[i], xy[j])
+                i, j = i[clear], j[clear]
+                store.vis[i, j] = store.vis[j, i] = True
+                store.known[i, j] = store.known[j, i] = True
+        self._sight_store_version = self._version
+        return store
+
+    def _solve_pairs(self, store: _PairSight, i: np.ndarray, j: np.ndarray) -> None:
+        """Compute pairs (i[k] < j[k], both on the table) in one batch, as `sight_table` would: on
+        the bases on the table only, each pair in table order."""
+        if not len(i):
+            return
+        on = store.on
+        sub = np.cumsum(on) - 1
+        ok = np.asarray(
+            sight_pairs(
+                self.table,
+                store.xy[on],
+                self.state.radii[on],
+                sub[i],
+                sub[j],
+                block_bases=self.options.models_block_sight,
+            ),
+            dtype=bool,
+        )
+        store.vis[i, j] = ok
+        store.vis[j, i] = ok
+        store.known[i, j] = True
+        store.known[j, i] = True
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
         self._refresh_geo()
