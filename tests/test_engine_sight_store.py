@@ -1,5 +1,6 @@
-"""R-B3 as the engine asks it: the pairs it keeps by position and the box test that settles most
-pairs without a line search must give exactly the answers of the full sight table."""
+"""R-B3, R-B2, R-C6 as the engine asks them: the sight pairs it keeps by position, the box test that
+settles most pairs without a line search, and the distances and cover it re-measures only for the
+models that moved must give exactly (bit for bit) the answers computed from scratch."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skirmish.battlefield.measure import edge_distances
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.sight import sight_pairs, sight_table
 from skirmish.bots.runner import seat_bots
@@ -39,7 +41,7 @@ def _reference(game: Game) -> np.ndarray:
     ("scenario", "block"),
     [("open_battle", False), ("open_battle", True), ("siege_of_ba_sing_se", False), ("the_pursuit", False)],
 )
-def test_r_b3_sees_matches_the_full_sight_table_at_every_decision(scenario: str, block: bool) -> None:
+def test_r_b3_r_c6_sight_and_distances_match_a_fresh_computation(scenario: str, block: bool) -> None:
     sc = find_scenario(scenario)
     troupes = [find_troupe(side.troupe) for side in sc.sides]
     options = sc.options.model_copy(update={"models_block_sight": block})
@@ -57,6 +59,13 @@ def test_r_b3_sees_matches_the_full_sight_table_at_every_decision(scenario: str,
         assert game.sees_any([(a, b) for a in models for b in models if a is not b]) == bool(
             (want & ~np.eye(len(models), dtype=bool)).any()
         )
+        xy = game.state.xy
+        assert np.array_equal(game.distances(), edge_distances(xy, game.state.radii))
+        rank, _ = game.table.cover_of(xy)
+        heights = game.table.height_of(xy)
+        for m in models:
+            assert game.cover(m) == (0 if m.profile.flying or m.glide else int(rank[m.index]))
+            assert game.height(m) == float(heights[m.index])
         bot = bots[game.state.active_player]
         assert bot is not None
         game.apply(bot.choose(game))

@@ -79,11 +79,17 @@ class TableQueries:
     _sight: np.ndarray | None
     _sight_store: _PairSight | None
     _sight_store_version: int
+    _geo_xy: np.ndarray | None
+    _cover_version: int
+    _cover_xy: np.ndarray | None
+    _cover_table: Table | None
+    _rank: np.ndarray
     _cover: np.ndarray
     _piece: np.ndarray
     _height: np.ndarray
     _dist: np.ndarray
     _melee: np.ndarray
+    _in_melee: list[bool]
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -106,25 +112,73 @@ class TableQueries:
         self._version += 1
 
     def _refresh_geo(self) -> None:
+        """Distances and melee contact (R-C6, R-P5) of the current arrangement.
+
+        Only the rows and columns of the models that moved since the last refresh are measured
+        again (one move re-measures n pairs, not n squared), with the formula of `edge_distances`
+        written the same way, so every entry is the number it computes."""
         if self._geo_version == self._version:
             return
-        xy = self.state.xy
-        rank, piece = self.table.cover_of(xy)
-        rank = np.asarray(rank, dtype=int).copy()
-        for m in self.state.models:
-            if m.profile.flying or m.glide:
-                rank[m.index] = 0
-        self._cover = rank
-        self._piece = np.asarray(piece, dtype=int)
-        self._height = np.asarray(self.table.height_of(xy), dtype=float)
-        self._dist = edge_distances(xy, self.state.radii)
+        s = self.state
+        xy = s.xy
+        models = s.models
+        prev = self._geo_xy
+        if prev is None or prev.shape != xy.shape:
+            dist = edge_distances(xy, s.radii)
+        else:
+            moved = np.flatnonzero((prev != xy).any(axis=1))
+            if len(moved) == 0:
+                dist = self._dist
+            elif 3 * len(moved) > len(models):
+                dist = edge_distances(xy, s.radii)
+            else:
+                dist = self._dist.copy()  # a copy: `distances()` handed out the old one
+                radii = s.radii
+                diff = xy[moved][:, None, :] - xy[None, :, :]
+                centre = np.sqrt((diff * diff).sum(-1))
+                dist[moved, :] = centre - radii[moved][:, None] - radii[None, :]
+                dist[:, moved] = centre.T - radii[:, None] - radii[None, moved]
+                dist[moved, moved] = 0.0
+        self._dist = dist
+        self._geo_xy = xy.copy()
         # Who is in melee with whom (R-P5): active opposing models in base contact. KOs and
         # removals bump the version (damage.inflict, remove_casualties), so this stays true.
-        active = np.fromiter((m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
-        melee = (self._dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
+        active = np.fromiter((m.active for m in models), dtype=bool, count=len(models))
+        melee = (dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
         np.fill_diagonal(melee, False)
         self._melee = melee
+        self._in_melee = melee.any(axis=1).tolist()
         self._geo_version = self._version
+
+    def _refresh_cover(self) -> None:
+        """Cover and height per model (R-B2): asked again only for the models that moved."""
+        if self._cover_version == self._version:
+            return
+        xy = self.state.xy
+        prev = self._cover_xy
+        if prev is None or prev.shape != xy.shape or self._cover_table is not self.table:
+            rank, piece = self.table.cover_of(xy)
+            self._rank = np.asarray(rank, dtype=int).copy()
+            self._piece = np.asarray(piece, dtype=int).copy()
+            self._height = np.asarray(self.table.height_of(xy), dtype=float).copy()
+        else:
+            moved = np.flatnonzero((prev != xy).any(axis=1))
+            if len(moved):
+                rank, piece = self.table.cover_of(xy[moved])
+                self._rank = self._rank.copy()
+                self._piece = self._piece.copy()
+                self._height = self._height.copy()
+                self._rank[moved] = rank
+                self._piece[moved] = piece
+                self._height[moved] = self.table.height_of(xy[moved])
+        cover = self._rank.copy()
+        for m in self.state.models:
+            if m.profile.flying or m.glide:
+                cover[m.index] = 0
+        self._cover = cover
+        self._cover_xy = xy.copy()
+        self._cover_table = self.table
+        self._cover_version = self._version
 
     def add_terrain(self, table: Table) -> None:
         """Play on `table` from now on (it gained a piece: an Earth Wall); undo takes it back."""
@@ -133,16 +187,16 @@ class TableQueries:
 
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
-        self._refresh_geo()
+        self._refresh_cover()
         return int(self._cover[model.index])
 
     def cover_piece(self, model: ModelState) -> str | None:
-        self._refresh_geo()
+        self._refresh_cover()
         i = int(self._piece[model.index])
         return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
 
     def height(self, model: ModelState) -> float:
-        self._refresh_geo()
+        self._refresh_cover()
         return float(self._height[model.index])
 
     def distance(self, a: ModelState, b: ModelState) -> float:
@@ -168,8 +222,9 @@ class TableQueries:
     def in_melee(self, model: ModelState) -> bool:
         if not model.active:
             return False
-        self._refresh_geo()
-        return bool(self._melee[model.index].any())
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        return self._in_melee[model.index]
 
     def _enemy_matrix(self) -> np.ndarray:
         """(n, n) True where two models are on different teams; teams never change in a game."""
