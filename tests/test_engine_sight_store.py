@@ -16,7 +16,7 @@ from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.effects.senses import sense_range
 from skirmish.engine.game import Game
-from skirmish.engine.geometry import _open_centre_lines
+from skirmish.engine.sight_pairs import open_centre_line, sight_boxes
 
 
 def _reference(game: Game) -> np.ndarray:
@@ -80,5 +80,6 @@ def test_r_b3_a_centre_line_clear_by_boxes_is_a_line_of_sight(seed: int) -> None
     radii = rng.choice([0.5, 0.8, 1.2], 12)
     xy = scatter_bases(t, rng, radii)
     i, j = np.triu_indices(len(xy), 1)
-    clear = _open_centre_lines(t, xy[i], xy[j])
+    boxes = sight_boxes(t)
+    clear = np.array([open_centre_line(boxes, *xy[a], *xy[b]) for a, b in zip(i, j, strict=True)])
     assert sight_pairs(t, xy, radii, i[clear], j[clear]).all()

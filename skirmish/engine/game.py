@@ -79,9 +79,10 @@ class Game(TableQueries, Snapshots):
         self._outbox: list[Event] = []
         self._version = 0
         self._geo_version = -1
-        self._geo_xy = None
+        self._geo_pts = None
+        self._geo_act = None
         self._cover_version = -1
-        self._cover_xy = None
+        self._cover_pts = None
         self._cover_table = None
         self._sight_version = -1
         self._sight: np.ndarray | None = None

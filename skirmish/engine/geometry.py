@@ -9,60 +9,21 @@ these queries; steps see them through the `Ctx` protocol.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from skirmish.battlefield.measure import CONTACT, edge_distances, pair_indices
-from skirmish.battlefield.sight import DENSE_LIMIT, sight_pairs
+from skirmish.battlefield.measure import CONTACT, edge_distances
 from skirmish.battlefield.table import Table
 from skirmish.data.options import RuleOptions
 from skirmish.engine.core.state import GameState, ModelState
 from skirmish.engine.effects import senses
+from skirmish.engine.sight_pairs import PairSight
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
-
-
-class _PairSight:
-    """Terrain sight between pairs of models, and which pairs are known, at positions `xy`."""
-
-    __slots__ = ("table", "xy", "on", "vis", "known")
-
-    def __init__(self, table: Table, n: int) -> None:
-        self.table = table
-        self.xy = np.zeros((n, 2))
-        self.on = np.zeros(n, dtype=bool)
-        self.vis = np.zeros((n, n), dtype=bool)
-        self.known = np.zeros((n, n), dtype=bool)
-
-
-def _open_centre_lines(table: Table, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per pair of centres: the line joining them is clear by bounding boxes alone (R-B3).
-
-    A line whose bounding box meets no sight blocker's box crosses no blocker, and one whose box
-    meets dense regions whose boxes' diagonals add up to at most 3" cannot hold more than 3" of
-    dense cover; then the centre line is a clear line and the bases see each other. These are the
-    same box tests, in the same order, that `battlefield.sight` applies to a centre line before
-    anything else, so a pair passed here is one `sight_pairs` would find visible; most pairs of a
-    game are (the open middle of the table), and need no line search at all."""
-    lo = np.minimum(a, b)
-    hi = np.maximum(a, b)
-
-    def hits(boxes: np.ndarray) -> np.ndarray:
-        return (
-            (lo[:, None, 0] <= boxes[None, :, 2])
-            & (hi[:, None, 0] >= boxes[None, :, 0])
-            & (lo[:, None, 1] <= boxes[None, :, 3])
-            & (hi[:, None, 1] >= boxes[None, :, 1])
-        )
-
-    clear = np.logical_not(hits(table.blocker_boxes).any(axis=1))
-    big = table.dense_big
-    if len(big):
-        clear &= (hits(table.dense_boxes[big]) * table.dense_diag[big]).sum(axis=1) <= DENSE_LIMIT
-    return clear
 
 
 class TableQueries:
@@ -77,16 +38,18 @@ class TableQueries:
     _geo_version: int
     _sight_version: int
     _sight: np.ndarray | None
-    _sight_store: _PairSight | None
+    _sight_store: PairSight | None
     _sight_store_version: int
-    _geo_xy: np.ndarray | None
+    _geo_pts: list[list[float]] | None
+    _geo_act: list[bool] | None
+    _enemy_active: np.ndarray
     _cover_version: int
-    _cover_xy: np.ndarray | None
+    _cover_pts: list[list[float]] | None
     _cover_table: Table | None
-    _rank: np.ndarray
-    _cover: np.ndarray
-    _piece: np.ndarray
-    _height: np.ndarray
+    _rank: list[int]
+    _cover: list[int]
+    _piece: list[int]
+    _height: list[float]
     _dist: np.ndarray
     _melee: np.ndarray
     _in_melee: list[bool]
@@ -115,39 +78,49 @@ class TableQueries:
         """Distances and melee contact (R-C6, R-P5) of the current arrangement.
 
         Only the rows and columns of the models that moved since the last refresh are measured
-        again (one move re-measures n pairs, not n squared), with the formula of `edge_distances`
-        written the same way, so every entry is the number it computes."""
+        again (one move re-measures n pairs, not n squared), in plain floats with the formula of
+        `edge_distances` term for term (IEEE doubles: the same numbers); melee is recomputed only
+        when a model moved or was KO'd or removed."""
         if self._geo_version == self._version:
             return
         s = self.state
-        xy = s.xy
         models = s.models
-        prev = self._geo_xy
-        if prev is None or prev.shape != xy.shape:
-            dist = edge_distances(xy, s.radii)
+        n = len(models)
+        pts = s.xy.tolist()
+        act = [m.active for m in models]
+        prev = self._geo_pts
+        if prev is None or len(prev) != n:
+            moved = list(range(n))
+            dist = edge_distances(s.xy, s.radii)
         else:
-            moved = np.flatnonzero((prev != xy).any(axis=1))
-            if len(moved) == 0:
+            moved = [k for k in range(n) if pts[k] != prev[k]]
+            if not moved:
                 dist = self._dist
-            elif 3 * len(moved) > len(models):
-                dist = edge_distances(xy, s.radii)
+            elif 3 * len(moved) > n:
+                dist = edge_distances(s.xy, s.radii)
             else:
                 dist = self._dist.copy()  # a copy: `distances()` handed out the old one
-                radii = s.radii
-                diff = xy[moved][:, None, :] - xy[None, :, :]
-                centre = np.sqrt((diff * diff).sum(-1))
-                dist[moved, :] = centre - radii[moved][:, None] - radii[None, :]
-                dist[:, moved] = centre.T - radii[:, None] - radii[None, moved]
-                dist[moved, moved] = 0.0
+                radii = s.radii.tolist()
+                for k in moved:
+                    xk, yk = pts[k]
+                    rk = radii[k]
+                    centre = [math.sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y)) for x, y in pts]
+                    dist[k] = [c - rk - r for c, r in zip(centre, radii, strict=True)]
+                    dist[:, k] = [c - r - rk for c, r in zip(centre, radii, strict=True)]
+                    dist[k, k] = 0.0
         self._dist = dist
-        self._geo_xy = xy.copy()
-        # Who is in melee with whom (R-P5): active opposing models in base contact. KOs and
-        # removals bump the version (damage.inflict, remove_casualties), so this stays true.
-        active = np.fromiter((m.active for m in models), dtype=bool, count=len(models))
-        melee = (dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
-        np.fill_diagonal(melee, False)
-        self._melee = melee
-        self._in_melee = melee.any(axis=1).tolist()
+        self._geo_pts = pts
+        if moved or act != self._geo_act:
+            # Who is in melee with whom (R-P5): active opposing models in base contact (never
+            # oneself: a model is not its own enemy). KOs and removals bump the version
+            # (damage.inflict, remove_casualties), so this stays true.
+            if act != self._geo_act:
+                on = np.array(act, dtype=bool)
+                self._enemy_active = self._enemy_matrix() & on[:, None] & on[None, :]
+                self._geo_act = act
+            melee = (dist <= CONTACT) & self._enemy_active
+            self._melee = melee
+            self._in_melee = melee.any(axis=1).tolist()
         self._geo_version = self._version
 
     def _refresh_cover(self) -> None:
@@ -155,28 +128,29 @@ class TableQueries:
         if self._cover_version == self._version:
             return
         xy = self.state.xy
-        prev = self._cover_xy
-        if prev is None or prev.shape != xy.shape or self._cover_table is not self.table:
-            rank, piece = self.table.cover_of(xy)
-            self._rank = np.asarray(rank, dtype=int).copy()
-            self._piece = np.asarray(piece, dtype=int).copy()
-            self._height = np.asarray(self.table.height_of(xy), dtype=float).copy()
+        pts = xy.tolist()
+        prev = self._cover_pts
+        if prev is None or len(prev) != len(pts) or self._cover_table is not self.table:
+            moved = list(range(len(pts)))
+            self._rank = [0] * len(pts)
+            self._piece = [-1] * len(pts)
+            self._height = [0.0] * len(pts)
         else:
-            moved = np.flatnonzero((prev != xy).any(axis=1))
-            if len(moved):
-                rank, piece = self.table.cover_of(xy[moved])
-                self._rank = self._rank.copy()
-                self._piece = self._piece.copy()
-                self._height = self._height.copy()
-                self._rank[moved] = rank
-                self._piece[moved] = piece
-                self._height[moved] = self.table.height_of(xy[moved])
-        cover = self._rank.copy()
-        for m in self.state.models:
-            if m.profile.flying or m.glide:
-                cover[m.index] = 0
-        self._cover = cover
-        self._cover_xy = xy.copy()
+            moved = [k for k in range(len(pts)) if pts[k] != prev[k]]
+        if moved:
+            sub = xy[moved]
+            rank, piece = self.table.cover_of(sub)
+            self._rank, self._piece, self._height = list(self._rank), list(self._piece), list(self._height)
+            for k, r, c, h in zip(
+                moved, rank.tolist(), piece.tolist(), self.table.height_of(sub).tolist(), strict=True
+            ):
+                self._rank[k], self._piece[k], self._height[k] = int(r), int(c), float(h)
+        # Flyers are never in cover (R-B4), read now: gliding starts and ends with a `moved()`.
+        self._cover = [
+            0 if m.profile.flying or m.glide else r
+            for m, r in zip(self.state.models, self._rank, strict=True)
+        ]
+        self._cover_pts = pts
         self._cover_table = self.table
         self._cover_version = self._version
 
@@ -188,16 +162,16 @@ class TableQueries:
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
         self._refresh_cover()
-        return int(self._cover[model.index])
+        return self._cover[model.index]
 
     def cover_piece(self, model: ModelState) -> str | None:
         self._refresh_cover()
-        i = int(self._piece[model.index])
+        i = self._piece[model.index]
         return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
 
     def height(self, model: ModelState) -> float:
         self._refresh_cover()
-        return float(self._height[model.index])
+        return self._height[model.index]
 
     def distance(self, a: ModelState, b: ModelState) -> float:
         """Base edge to base edge (R-C6)."""
@@ -239,11 +213,8 @@ class TableQueries:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
         if self._sight_version != self._version or self._sight is None:
             store = self._pair_sight()
-            i, j = pair_indices(len(self.state.models))
-            todo = np.flatnonzero(~store.known[i, j])
-            if len(todo):
-                self._solve_pairs(store, i[todo], j[todo])
-            vis = store.vis.copy()
+            store.solve(store.unknown(), self.state.radii)
+            vis = np.array(store.vis, dtype=bool)
             self._refresh_geo()
             for m in self.state.models:
                 sense = senses.sense_range(cast("Ctx", self), m)  # the game mixing this in is the Ctx
@@ -255,23 +226,23 @@ class TableQueries:
         return self._sight
 
     def sees(self, a: ModelState, b: ModelState) -> bool:
-        """One entry of `sight()`, computing only the pairs it needs: the pairs of the asker's row
-        on the asked model's side (the next question is most likely its other enemies or friends)."""
+        """One entry of `sight()`, computing only the pairs it needs: the unknown pairs of the
+        asker's row on the asked model's side (most likely the next questions: its other enemies)."""
         if self._sight_version == self._version and self._sight is not None:
             return bool(self._sight[a.index, b.index])
         store = self._pair_sight()
         i, j = a.index, b.index
-        if not store.known[i, j]:
-            foe = self._enemy_matrix()[i]
-            cols = np.flatnonzero(~store.known[i] & (foe == foe[j]))
-            self._solve_pairs(store, np.minimum(cols, i), np.maximum(cols, i))
-        if store.vis[i, j]:
+        if not store.known[i][j]:
+            foe = self._enemy_rows()[i]
+            row = store.known[i]
+            side = foe[j]
+            store.solve(
+                ((min(i, c), max(i, c)) for c in range(store.n) if not row[c] and foe[c] == side),
+                self.state.radii,
+            )
+        if store.vis[i][j]:
             return True
-        sense = senses.sense_range(cast("Ctx", self), a)
-        if sense > 0:
-            self._refresh_geo()
-            return bool(self._dist[i, j] <= sense)
-        return False
+        return self._senses(a, b)
 
     def sees_any(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> bool:
         """Whether any `a` sees its `b` (R-B3): `any(sees(a, b) for a, b in pairs)`, asked cheapest
@@ -283,92 +254,44 @@ class TableQueries:
             return any(vis[a.index, b.index] for a, b in pairs)
         store = self._pair_sight()
         known, seen = store.known, store.vis
-        if any(seen[a.index, b.index] for a, b in pairs if known[a.index, b.index]):
-            return True
+        todo = []
         for a, b in pairs:
-            sense = senses.sense_range(cast("Ctx", self), a)
-            if sense > 0:
-                self._refresh_geo()
-                if self._dist[a.index, b.index] <= sense:
-                    return True
-        todo = sorted(
-            {(min(a.index, b.index), max(a.index, b.index)) for a, b in pairs if not known[a.index, b.index]}
-        )
-        if not todo:
-            return False
-        i = np.array([p[0] for p in todo], dtype=np.int64)
-        j = np.array([p[1] for p in todo], dtype=np.int64)
-        self._solve_pairs(store, i, j)
-        return bool(seen[i, j].any())
+            i, j = a.index, b.index
+            if not known[i][j]:
+                todo.append((min(i, j), max(i, j)))
+            elif seen[i][j]:
+                return True
+        if any(self._senses(a, b) for a, b in pairs):
+            return True
+        store.solve(todo, self.state.radii)
+        return any(seen[i][j] for i, j in todo)
 
-    def _pair_sight(self) -> _PairSight:
-        """The terrain sight of the pairs known for the current arrangement (without Seismic Sense).
+    def _senses(self, a: ModelState, b: ModelState) -> bool:
+        """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""
+        sense = senses.sense_range(cast("Ctx", self), a)
+        if sense > 0:
+            self._refresh_geo()
+            return bool(self._dist[a.index, b.index] <= sense)
+        return False
 
-        A pair's answer depends only on the table and the two bases (with `models_block_sight`, on
-        every base on the table), so it is kept until one of them moves, leaves or comes back:
-        keyed by positions, not by the version, it survives a refusal's restore or an undo."""
+    def _enemy_rows(self) -> list[list[bool]]:
+        """`_enemy_matrix()` as lists, for questions asked one pair at a time."""
+        cached: list[list[bool]] | None = self.memo.get("enemy_rows")
+        if cached is None or len(cached) != len(self.state.models):
+            cached = self.memo["enemy_rows"] = self._enemy_matrix().tolist()
+        return cached
+
+    def _pair_sight(self) -> PairSight:
+        """The terrain sight of the pairs known for the current arrangement (`engine.sight_pairs`)."""
         store = self._sight_store
         if store is not None and self._sight_store_version == self._version:
             return store
         models = self.state.models
-        n = len(models)
-        on = np.fromiter((m.on_table for m in models), dtype=bool, count=n)
-        xy = self.state.xy
-        if store is None or store.table is not self.table or len(store.on) != n:
-            store = self._sight_store = _PairSight(self.table, n)
-        else:
-            changed = (store.xy != xy).any(axis=1) | (store.on != on)
-            if changed.any():
-                if self.options.models_block_sight:
-                    store.known[:] = False  # any base may stand in any line
-                else:
-                    store.known[changed] = False
-                    store.known[:, changed] = False
-        store.xy = xy.copy()
-        store.on = on
-        # Removed models see and are seen by no one; a model on the table sees itself.
-        off = ~on
-        store.vis[off] = False
-        store.vis[:, off] = False
-        store.known[off] = True
-        store.known[:, off] = True
-        here = np.flatnonzero(on)
-        store.vis[here, here] = True
-        store.known[here, here] = True
-        if not self.options.models_block_sight:
-            i, j = pair_indices(n)
-            todo = np.flatnonzero(~store.known[i, j])
-            if len(todo):
-                i, j = i[todo], j[todo]
-                clear = _open_centre_lines(self.table, xy[i], xy[j])
-                i, j = i[clear], j[clear]
-                store.vis[i, j] = store.vis[j, i] = True
-                store.known[i, j] = store.known[j, i] = True
+        if store is None or store.table is not self.table or store.n != len(models):
+            store = self._sight_store = PairSight(self.table, len(models), self.options.models_block_sight)
+        store.sync(self.state.xy, [m.on_table for m in models])
         self._sight_store_version = self._version
         return store
-
-    def _solve_pairs(self, store: _PairSight, i: np.ndarray, j: np.ndarray) -> None:
-        """Compute pairs (i[k] < j[k], both on the table) in one batch, as `sight_table` would: on
-        the bases on the table only, each pair in table order."""
-        if not len(i):
-            return
-        on = store.on
-        sub = np.cumsum(on) - 1
-        ok = np.asarray(
-            sight_pairs(
-                self.table,
-                store.xy[on],
-                self.state.radii[on],
-                sub[i],
-                sub[j],
-                block_bases=self.options.models_block_sight,
-            ),
-            dtype=bool,
-        )
-        store.vis[i, j] = ok
-        store.vis[j, i] = ok
-        store.known[i, j] = True
-        store.known[j, i] = True
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
         self._refresh_geo()

@@ -125,17 +125,13 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
     return game.options.shoot_into_melee or not game.in_melee(m)
 
 
-def target_ready(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
-    """Everything `targetable` asks but sight: an active enemy that is not in melee (R-C1, R-C6)."""
+def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     return (
         target.active
         and game.enemies(shooter, target)
         and (game.options.shoot_into_melee or not game.in_melee(target))
+        and game.sees(shooter, target)
     )
-
-
-def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
-    return target_ready(game, shooter, target) and game.sees(shooter, target)
 
 
 def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> None:

@@ -11,7 +11,7 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.reactions import offer_reaction
 from skirmish.engine.effects.senses import finds_hidden
-from skirmish.engine.effects.shots import can_fire, resolve, shot_scores, shot_specs, target_ready, targetable
+from skirmish.engine.effects.shots import can_fire, resolve, shot_scores, shot_specs, targetable
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -24,11 +24,18 @@ def begin_shooting(game: Ctx) -> None:
 
 def has_options(game: Ctx, player: int) -> bool:
     """Some model may fire: it can, has a shot it can pay for, and sees a target (one sight batch)."""
-    pairs: list[tuple[ModelState, ModelState]] = []
-    for m in game.player_models(player):
-        if can_fire(game, m) and any(sp.ap_cost <= m.ap for sp in shot_specs(game, m)):
-            pairs.extend((m, t) for t in game.state.models if target_ready(game, m, t))
-    return game.sees_any(pairs)
+    shooters = [
+        m
+        for m in game.player_models(player)
+        if can_fire(game, m) and any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
+    ]
+    if not shooters:
+        return False
+    # Who may be shot at, whoever shoots (R-C1, R-C6): active and, unless the option allows, not in
+    # melee; then each shooter's enemies among them: `targetable`, with sight asked in one batch.
+    into = game.options.shoot_into_melee
+    ready = [t for t in game.state.models if t.active and (into or not game.in_melee(t))]
+    return game.sees_any([(m, t) for m in shooters for t in ready if game.enemies(m, t)])
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
