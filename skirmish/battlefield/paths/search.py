@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
-from skirmish.battlefield.paths.kernel import _seg_hits, _violations, near_segment
-from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
+from skirmish.battlefield.paths.kernel import _seg_clear, _seg_hits, _violations, near_segment
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
 from skirmish.battlefield.table import Table
 
@@ -118,6 +118,11 @@ def _astar(
     cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
     bsel = inc_b.tolist()
     psel = inc_t.tolist()
+    bases = obs.bases_py()
+    sel_b = [bases[j] for j in bsel]
+    sel_p = [obs.kern.py[k] for k in psel]
+    tl = obs.tlim + BOX_SLACK
+    tl2 = obs.tlim2
     lo_x = obs.radius - 1e-9
     hi_x = table.width - lo_x
     hi_y = table.height - lo_x
@@ -151,8 +156,7 @@ def _astar(
                 if x1 < lo_x or x1 > hi_x or y1 < lo_x or y1 > hi_y:
                     blocked = True
                     break
-                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
-                if hb or ht:
+                if not _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2):
                     blocked = True
                     break
                 x0, y0 = x1, y1
@@ -160,7 +164,7 @@ def _astar(
                 continue
             if v == fin and not (
                 not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
-                and _lands(table, obs, np.array([[x0, y0]]))[0]
+                and (not obs.flying or _lands(table, obs, np.array([[x0, y0]]))[0])
             ):
                 continue
             g[v] = gv
@@ -331,12 +335,16 @@ def _search_now(
             return path
         pts = path.tolist()
         probes.extend((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True))
-        bad_b, bad_t = _violations(obs, path[:-1], path[1:])
-        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
-        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        # Only the obstacles left out can add to the graph (an included one is already in it),
+        # so only they are asked about.
         have_b: set[int] = set(inc_b.tolist())
         have_t: set[int] = set(inc_t.tolist())
-        if new_b <= have_b and new_t <= have_t:
+        rest_b = np.array([j for j in range(len(obs.centres)) if j not in have_b], dtype=np.int64)
+        rest_t = np.array([j for j in range(len(obs.polys)) if j not in have_t], dtype=np.int64)
+        bad_b, bad_t = _violations(obs, path[:-1], path[1:], rest_b, rest_t)
+        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
+        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        if not new_b and not new_t:
             return path
         inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)
         inc_t = np.array(sorted(have_t | new_t), dtype=np.int64)
