@@ -336,7 +336,7 @@ def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> No
     and `_seg_clear` (the A* inner loop's test on pre-selected obstacles) are shortcuts of the
     one kernel: they must give its answers exactly, at the boundary, for any selection."""
     from skirmish.battlefield import paths as P
-    from skirmish.battlefield.paths.kernel import _blocked, _seg_clear, _seg_hits
+    from skirmish.battlefield.paths.kernel import _blocked, _point_near, _seg_clear, _seg_hits
 
     rng = np.random.default_rng(seed)
     t = random_table(rng, pieces=10)
@@ -357,6 +357,9 @@ def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> No
                 for k in range(0, len(p0), 5):
                     one = _blocked(obs, p0[k : k + 1], p1[k : k + 1], bsel, psel, ends_outside)
                     assert one.tolist() == [want[k]]
+                    if p0 is p1:  # one point: the point shortcut
+                        q = p0[k : k + 1]
+                        assert _blocked(obs, q, q, bsel, psel, ends_outside).tolist() == [want[k]]
     bases, pieces = obs.bases_py(), obs.kern.py
     tl, tl2 = obs.tlim + P.BOX_SLACK, obs.tlim2
     for bsel, psel in sels:
@@ -366,6 +369,9 @@ def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> No
         for (x0, y0), (x1, y1) in zip(p[i].tolist(), p[j].tolist(), strict=True):
             hb, ht = _seg_hits(obs, x0, y0, x1, y1, bl, pl, True, True)
             assert _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2) == (not hb and not ht)
+            for ends_outside in (False, True):
+                hb, ht = _seg_hits(obs, x0, y0, x0, y0, bl, pl, ends_outside, True)
+                assert _point_near(x0, y0, sel_b, sel_p, tl, tl2, ends_outside) == bool(hb or ht)
 
 
 def test_r_m3_obstacle_sets_are_remembered_on_their_exact_inputs(table: Table) -> None:

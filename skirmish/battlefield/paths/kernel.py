@@ -133,6 +133,49 @@ def _seg_clear(
     return True
 
 
+def _point_near(
+    x: float,
+    y: float,
+    bases: list[tuple[float, ...]],
+    pieces: list[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
+    tl: float,
+    tl2: float,
+    ends_outside: bool,
+) -> bool:
+    """`any(_seg_hits(obs, x, y, x, y, ..., first=True))` for a point, with what a zero-length
+    segment makes of `_seg_hits`'s formulas written out: its direction is 0 and 1/|ab|^2 is
+    1e300, so every projection onto it is t = +-0.0 and each distance to it is the plain
+    distance to (x, y) (x - 0.0 is x exactly); its two ends are one point, so the second end's
+    test repeats the first and the crossing test's product is a square, never negative. The
+    same floats, so the same answers (a property test holds it to `_seg_hits`)."""
+    for cx, cy, lim2, bx0, bx1, by0, by1 in bases:
+        if bx1 < x or bx0 > x or by1 < y or by0 > y:
+            continue
+        apx = cx - x
+        apy = cy - y
+        if apx * apx + apy * apy < lim2:
+            return True
+    for (bx0, by0, bx1, by1), edges in pieces:
+        if bx1 + tl < x or bx0 - tl > x or by1 + tl < y or by0 - tl > y:
+            continue
+        for ax, ay, ux, uy, einv, bx, by in edges:
+            apx = x - ax
+            apy = y - ay
+            t = (apx * ux + apy * uy) * einv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * ux
+            dy = apy - t * uy
+            if dx * dx + dy * dy < tl2 or apx * apx + apy * apy < tl2:
+                return True
+            rx = bx - x
+            ry = by - y
+            if rx * rx + ry * ry < tl2:
+                return True
+        if not ends_outside and _pip(edges, x, y):
+            return True
+    return False
+
+
 def _seg_hits(
     obs: _Obstacles,
     x0: float,
@@ -234,6 +277,15 @@ def _blocked(
     bsel = range(nb) if base_sel is None else base_sel.tolist()
     psel = range(npc) if piece_sel is None else piece_sel.tolist()
     out = np.zeros(m, dtype=bool)
+    if p0 is p1:
+        bases, pieces = obs.bases_py(), obs.kern.py
+        sel_b = [bases[j] for j in bsel]
+        sel_p = [pieces[k] for k in psel]
+        tl = obs.tlim + BOX_SLACK
+        for i, (x, y) in enumerate(p0.tolist()):
+            if _point_near(x, y, sel_b, sel_p, tl, obs.tlim2, ends_outside):
+                out[i] = True
+        return out
     for i, ((x0, y0), (x1, y1)) in enumerate(zip(p0.tolist(), p1.tolist(), strict=True)):
         hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, ends_outside, True)
         if hb or ht:

@@ -24,34 +24,20 @@ RING = 24
 """Candidate end points around a goal disc when the straight approach is blocked."""
 
 
-def _astar(
+def _graph_numpy(
     table: Table,
     obs: _Obstacles,
-    start: np.ndarray,
-    centre: np.ndarray,
-    goal_r: float,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
     inc_b: np.ndarray,
     inc_t: np.ndarray,
-    ring: np.ndarray,
-) -> np.ndarray | None:
-    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
-
-    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
-    mover's radius, see `_discs`): a shortest path among them is straight segments along common
-    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
-    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
-    arcs between angularly neighbouring points of one circle; each node also finishes straight
-    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
-    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
-    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
-
-    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
-    tested only when its entry comes off the heap, dropped if blocked. With a consistent
-    heuristic (distance to the goal circle) this pops what checking every edge up front would.
-    """
-    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
-    sx, sy = float(start[0]), float(start[1])
-    gx, gy = float(centre[0]), float(centre[1])
+) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+    """The tangent graph's nodes (see `_graph`), in numpy: for many circles."""
     # Tangent points: circle to circle (paired), start to circle, goal centre to circle.
     ba, bax, bay, bb, bbx, bby = _bitangents(cx, cy, rad)
     sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
@@ -90,12 +76,150 @@ def _astar(
     new_id[1 + kept] = 1 + np.arange(len(kept))
     part = partner[kept]
     part = np.where(part > 0, new_id[np.maximum(part, 0)], part)  # -1 stays -1 (goal tangents)
-    n = 1 + len(kept)
     node_disc = [-1, *disc[kept].tolist()]
     node_ang = [0.0, *ang[order].tolist()]
     px = [sx, *xs[kept].tolist()]
     py = [sy, *ys[kept].tolist()]
     node_part = [-1, *part.tolist()]
+    return node_disc, node_ang, px, py, node_part
+
+
+def _graph_py(
+    table: Table,
+    obs: _Obstacles,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+    """`_graph_numpy` in plain floats for a few circles, where numpy's per-call overhead is the
+    cost: the same formulas in the same order (the bitangents use only +, -, *, / and sqrt, which
+    IEEE doubles round the same either way), the same node order, and numpy itself for the
+    transcendental functions (tangents from a point, node angles), on arrays of the same values."""
+    cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
+    k = len(cxl)
+    pairs = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            dx = cxl[j] - cxl[i]
+            dy = cyl[j] - cyl[i]
+            pairs.append((i, j, dx, dy, dx * dx + dy * dy))
+    # The common tangents' two ends, in `_bitangents`' order (sign pair, then circle pair).
+    disc: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    bd: list[int] = []
+    bx: list[float] = []
+    by: list[float] = []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        for i, j, dx, dy, z in pairs:
+            r1 = s1 * radl[i]
+            r2 = s2 * radl[j]
+            dr = r2 - r1
+            dsc = z - dr * dr
+            if dsc > 1e-12 and z > 1e-18:
+                sq = math.sqrt(dsc)
+                a = (dr * dx + dy * sq) / z
+                b = (dr * dy - dx * sq) / z
+                disc.append(i)
+                xs.append(cxl[i] - r1 * a)
+                ys.append(cyl[i] - r1 * b)
+                bd.append(j)
+                bx.append(cxl[j] - r2 * a)
+                by.append(cyl[j] - r2 * b)
+    nt = len(disc)
+    sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
+    gd, gtx, gty, _ = _point_tangents(gx, gy, cx, cy, rad)
+    n_sd, n_gd, n_on = len(sd), len(gd), len(s_on)
+    disc += bd + sd.tolist() + gd.tolist() + s_on.tolist()
+    xs += bx + stx.tolist() + gtx.tolist() + [sx] * n_on
+    ys += by + sty.tolist() + gty.tolist() + [sy] * n_on
+    partner = [*range(1 + nt, 1 + 2 * nt), *range(1, 1 + nt), *[0] * n_sd, *[-1] * n_gd, *[0] * n_on]
+    m = len(disc) - n_on
+    legal = _legal_points(table, obs, np.array([xs[:m], ys[:m]]).T.copy(), inc_b, inc_t).tolist()
+    legal += [True] * n_on
+    for q in range(nt):
+        both = legal[q] and legal[nt + q]
+        legal[q] = legal[nt + q] = both
+    keep = [q for q, ok in enumerate(legal) if ok]
+    ang = np.arctan2(
+        np.array([ys[q] - cyl[disc[q]] for q in keep]), np.array([xs[q] - cxl[disc[q]] for q in keep])
+    ).tolist()
+    order = sorted(range(len(keep)), key=lambda r: (disc[keep[r]], ang[r]))
+    kept = [keep[r] for r in order]
+    new_id = [-1] * (len(disc) + 1)
+    new_id[0] = 0
+    for r, q in enumerate(kept):
+        new_id[1 + q] = 1 + r
+    node_disc = [-1, *(disc[q] for q in kept)]
+    node_ang = [0.0, *(ang[r] for r in order)]
+    px = [sx, *(xs[q] for q in kept)]
+    py = [sy, *(ys[q] for q in kept)]
+    node_part = [-1, *(new_id[partner[q]] if partner[q] > 0 else partner[q] for q in kept)]
+    return node_disc, node_ang, px, py, node_part
+
+
+GRAPH_SMALL = 10
+"""Tangent graphs of at most this many circles are built in plain floats (`_graph_py`)."""
+
+
+def _graph(
+    table: Table,
+    obs: _Obstacles,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+    """The tangent graph's nodes: per node (0 is the start) its circle, its angle on it, its
+    point and its partner (the other end of its tangent segment; 0 the start, -1 the goal centre,
+    -1 for the start itself). Nodes are the tangent points (circle to circle, start to circle,
+    goal centre to circle) and the start where it lies on a circle, kept when legal against the
+    included obstacles (a bitangent only with both ends), ordered by circle, then angle."""
+    build = _graph_py if len(cx) <= GRAPH_SMALL else _graph_numpy
+    return build(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
+
+
+def _astar(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray | None:
+    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
+
+    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
+    mover's radius, see `_discs`): a shortest path among them is straight segments along common
+    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
+    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
+    arcs between angularly neighbouring points of one circle; each node also finishes straight
+    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
+    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
+    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
+
+    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
+    tested only when its entry comes off the heap, dropped if blocked. With a consistent
+    heuristic (distance to the goal circle) this pops what checking every edge up front would.
+    """
+    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
+    sx, sy = float(start[0]), float(start[1])
+    gx, gy = float(centre[0]), float(centre[1])
+    node_disc, node_ang, px, py, node_part = _graph(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
+    n = len(node_disc)
     # Angular neighbours on each circle (cyclic), as next/prev node ids.
     nxt = list(range(n))
     prv = list(range(n))
