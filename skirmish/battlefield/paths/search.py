@@ -37,7 +37,12 @@ def _graph_numpy(
     inc_b: np.ndarray,
     inc_t: np.ndarray,
 ) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
-    """The tangent graph's nodes (see `_graph`), in numpy: for many circles."""
+    """The tangent graph's nodes: per node (0 is the start) its circle, its angle on it, its
+    point and its partner (the other end of its tangent segment; 0 the start, -1 the goal centre,
+    -1 for the start itself). Nodes are the tangent points (circle to circle, start to circle,
+    goal centre to circle) and the start where it lies on a circle, kept when legal against the
+    included obstacles (a bitangent only with both ends), ordered by circle, then angle. In numpy,
+    for many circles (`_graph_py` for a few)."""
     # Tangent points: circle to circle (paired), start to circle, goal centre to circle.
     ba, bax, bay, bb, bbx, bby = _bitangents(cx, cy, rad)
     sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
@@ -168,28 +173,6 @@ GRAPH_SMALL = 10
 """Tangent graphs of at most this many circles are built in plain floats (`_graph_py`)."""
 
 
-def _graph(
-    table: Table,
-    obs: _Obstacles,
-    cx: np.ndarray,
-    cy: np.ndarray,
-    rad: np.ndarray,
-    sx: float,
-    sy: float,
-    gx: float,
-    gy: float,
-    inc_b: np.ndarray,
-    inc_t: np.ndarray,
-) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
-    """The tangent graph's nodes: per node (0 is the start) its circle, its angle on it, its
-    point and its partner (the other end of its tangent segment; 0 the start, -1 the goal centre,
-    -1 for the start itself). Nodes are the tangent points (circle to circle, start to circle,
-    goal centre to circle) and the start where it lies on a circle, kept when legal against the
-    included obstacles (a bitangent only with both ends), ordered by circle, then angle."""
-    build = _graph_py if len(cx) <= GRAPH_SMALL else _graph_numpy
-    return build(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
-
-
 def _astar(
     table: Table,
     obs: _Obstacles,
@@ -218,7 +201,8 @@ def _astar(
     cx, cy, rad = _discs(table, obs, inc_b, inc_t)
     sx, sy = float(start[0]), float(start[1])
     gx, gy = float(centre[0]), float(centre[1])
-    node_disc, node_ang, px, py, node_part = _graph(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
+    build = _graph_py if len(cx) <= GRAPH_SMALL else _graph_numpy
+    node_disc, node_ang, px, py, node_part = build(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
     n = len(node_disc)
     # Angular neighbours on each circle (cyclic), as next/prev node ids.
     nxt = list(range(n))
