@@ -17,7 +17,7 @@ import numpy as np
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
 from skirmish.battlefield.paths.kernel import _seg_clear, _seg_hits, _violations, near_segment
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
-from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
+from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents, _point_tangents_py
 from skirmish.battlefield.table import Table
 
 RING = 24
@@ -138,12 +138,12 @@ def _graph_py(
                 bx.append(cxl[j] - r2 * a)
                 by.append(cyl[j] - r2 * b)
     nt = len(disc)
-    sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
-    gd, gtx, gty, _ = _point_tangents(gx, gy, cx, cy, rad)
+    sd, stx, sty, s_on = _point_tangents_py(sx, sy, cxl, cyl, radl)
+    gd, gtx, gty, _ = _point_tangents_py(gx, gy, cxl, cyl, radl)
     n_sd, n_gd, n_on = len(sd), len(gd), len(s_on)
-    disc += bd + sd.tolist() + gd.tolist() + s_on.tolist()
-    xs += bx + stx.tolist() + gtx.tolist() + [sx] * n_on
-    ys += by + sty.tolist() + gty.tolist() + [sy] * n_on
+    disc += bd + sd + gd + s_on
+    xs += bx + stx + gtx + [sx] * n_on
+    ys += by + sty + gty + [sy] * n_on
     partner = [*range(1 + nt, 1 + 2 * nt), *range(1, 1 + nt), *[0] * n_sd, *[-1] * n_gd, *[0] * n_on]
     m = len(disc) - n_on
     legal = _legal_points(table, obs, np.array([xs[:m], ys[:m]]).T.copy(), inc_b, inc_t).tolist()
