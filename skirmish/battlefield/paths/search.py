@@ -15,7 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
-from skirmish.battlefield.paths.kernel import _seg_clear, _seg_hits, _violations, near_segment
+from skirmish.battlefield.paths.kernel import (
+    BLOCKED_SMALL,
+    _point_near,
+    _seg_clear,
+    _seg_hits,
+    _violations,
+    near_segment,
+)
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents, _point_tangents_py
 from skirmish.battlefield.table import Table
@@ -146,11 +153,35 @@ def _graph_py(
     ys += by + sty + gty + [sy] * n_on
     partner = [*range(1 + nt, 1 + 2 * nt), *range(1, 1 + nt), *[0] * n_sd, *[-1] * n_gd, *[0] * n_on]
     m = len(disc) - n_on
-    legal = _legal_points(table, obs, np.array([xs[:m], ys[:m]]).T.copy(), inc_b, inc_t).tolist()
-    legal += [True] * n_on
-    for q in range(nt):
-        both = legal[q] and legal[nt + q]
-        legal[q] = legal[nt + q] = both
+    if m * (len(inc_b) + len(inc_t)) > BLOCKED_SMALL:
+        legal = _legal_points(table, obs, np.array([xs[:m], ys[:m]]).T.copy(), inc_b, inc_t).tolist()
+        legal += [True] * n_on
+        for q in range(nt):
+            both = legal[q] and legal[nt + q]
+            legal[q] = legal[nt + q] = both
+    else:
+        # Point by point (what `_legal_points` answers): a bitangent's second end is asked only
+        # when its first is legal, as the pair is kept only with both.
+        bases, pieces = obs.bases_py(), obs.kern.py
+        sel_b = [bases[j] for j in inc_b.tolist()]
+        sel_p = [pieces[k] for k in inc_t.tolist()]
+        tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
+        lo = obs.radius - 1e-9
+        hx, hy = table.width - lo, table.height - lo
+
+        def ok(q: int) -> bool:
+            x, y = xs[q], ys[q]
+            if x < lo or x > hx or y < lo or y > hy:  # `_off_table`'s test, NaN included
+                return False
+            return not _point_near(x, y, sel_b, sel_p, tl, tl2, False)
+
+        legal = [False] * len(disc)
+        for q in range(nt):
+            legal[q] = legal[nt + q] = ok(q) and ok(nt + q)
+        for q in range(2 * nt, m):
+            legal[q] = ok(q)
+        for q in range(m, len(disc)):
+            legal[q] = True
     keep = [q for q, ok in enumerate(legal) if ok]
     ang = np.arctan2(
         np.array([ys[q] - cyl[disc[q]] for q in keep]), np.array([xs[q] - cxl[disc[q]] for q in keep])
