@@ -47,6 +47,15 @@ def shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
 
 
 def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
+    # What a model shoots with never changes during a game; which of it the scenario blocks may.
+    every: dict[str, list[ShotSpec]] = game.memo.setdefault("shot_specs_all", {})
+    specs = every.get(m.id)
+    if specs is None:
+        specs = every[m.id] = _all_shot_specs(game, m)
+    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
+
+
+def _all_shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
     specs = [
         ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
         for w in ranged_weapons(m, game.armoury(m))
@@ -67,7 +76,7 @@ def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
                     True,
                 )
             )
-    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
+    return specs
 
 
 def effective_cover(game: Ctx, target: ModelState, shooter: ModelState | None = None) -> int:
