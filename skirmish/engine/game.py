@@ -173,6 +173,12 @@ class Game(TableQueries, Snapshots):
         return m
 
     # ----------------------------------------------------------------- log
+    @property
+    def logging(self) -> bool:
+        """Whether an event would reach anyone (the log or an observer): when not, a rule may skip
+        composing its text (replay verification and troupe testing keep no log)."""
+        return self.record_log or bool(self._observers)
+
     def emit(
         self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
     ) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from skirmish.engine.core.log import score_data
 from skirmish.engine.core.state import ModelState, abilities_of, ranged_weapons
 from skirmish.engine.effects.damage import inflict
-from skirmish.rules.combat import dodge_score, resolve_shot, shooting_score
+from skirmish.rules.combat import ShotRoll, dodge_score, resolve_shot, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
 
 if TYPE_CHECKING:
@@ -155,6 +155,21 @@ def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) 
         return
     start = len(game.dice.history)
     roll = resolve_shot(game.dice, attack, dodge)
+    if game.logging:
+        _log_shot(game, shooter, target, spec, roll, dodge, start)
+    if roll.hit:
+        inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)
+
+
+def _log_shot(
+    game: Ctx,
+    shooter: ModelState,
+    target: ModelState,
+    spec: ShotSpec,
+    roll: ShotRoll,
+    dodge: Score,
+    start: int,
+) -> None:
     if roll.auto_hit:
         text = (
             f"{shooter.name} fires {spec.title}: {roll.attack.explain()}; {target.name} cannot dodge "
@@ -176,5 +191,3 @@ def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) 
         hit=roll.hit,
         auto_hit=roll.auto_hit,
     )
-    if roll.hit:
-        inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)

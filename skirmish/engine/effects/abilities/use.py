@@ -74,12 +74,19 @@ def candidates(ctx: Ctx, player: int) -> list[UseAbility]:
 
 
 def has_options(ctx: Ctx, player: int) -> bool:
-    """`bool(candidates(ctx, player))`, stopping at the first ability with a use."""
+    """`bool(candidates(ctx, player))`, stopping at the first ability with a use; abilities used on
+    oneself are asked first, those whose uses need a target or a point (sight, a wall's footing)
+    only if none is."""
+    later: list[tuple[ModelState, Ability, Effect]] = []
     for m in ctx.player_models(player):
         for a, effect in _actions_now(ctx, m):
-            if _usable_now(ctx, m, a, effect) and effect.candidates(ctx, m, a):
+            if not _usable_now(ctx, m, a, effect):
+                continue
+            if effect.needs_target or effect.needs_point:
+                later.append((m, a, effect))
+            elif effect.candidates(ctx, m, a):
                 return True
-    return False
+    return any(effect.candidates(ctx, m, a) for m, a, effect in later)
 
 
 def _simultaneous_fire(ctx: Ctx, m: ModelState) -> bool:
