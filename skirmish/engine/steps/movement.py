@@ -170,6 +170,23 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     return moves
 
 
+def toward(
+    game: Ctx, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
+) -> np.ndarray | None:
+    """The move `model_moves` lists toward `goal`, alone: the straight line when it is clear (the
+    common case, no search), else the truncated shortest path around obstacles. A bot that wants
+    only this move asks it without the eight straight lines (`queries.first_move_option`)."""
+    s = game.state
+    start = s.xy[m.index]
+    head = _head(start, goal, budget)
+    if head is None:
+        return None
+    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    if straight_moves(mover, start[None, :], head[None, :], max_length=budget)[0]:
+        return np.array([start.copy(), head])
+    return move_toward(mover, goal, budget)
+
+
 def _head(start: np.ndarray, goal: np.ndarray, budget: float) -> np.ndarray | None:
     """Where the straight line toward `goal` ends after at most `budget` inches (None: at the goal)."""
     d = goal - start
