@@ -89,6 +89,7 @@ class Game(TableQueries, Snapshots):
         self._sight_store = None
         self._sight_store_version = -1
         self.state = self._build_state(bots)
+        self._by_id: dict[str, ModelState] = {}
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
         self.rules = rules_for(self)
@@ -161,12 +162,23 @@ class Game(TableQueries, Snapshots):
         return self.state.players[model.player].armoury
 
     def model(self, model_id: str, *, rule: str = "R-P1") -> ModelState:
-        m = self.state.model(model_id)
+        # Ids never change; the index is checked against the list, which a restore may replace.
+        models = self.state.models
+        m = self._by_id.get(model_id)
+        if m is None or m.index >= len(models) or models[m.index] is not m:
+            self._by_id = {x.id: x for x in models}
+            m = self._by_id.get(model_id)
         if m is None:
             raise IllegalAction(rule, f"there is no model `{model_id}`")
         return m
 
     # ----------------------------------------------------------------- log
+    @property
+    def logging(self) -> bool:
+        """Whether an event would reach anyone (the log or an observer): when not, a rule may skip
+        composing its text (replay verification and troupe testing keep no log)."""
+        return self.record_log or bool(self._observers)
+
     def emit(
         self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
     ) -> None:

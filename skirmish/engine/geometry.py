@@ -261,7 +261,8 @@ class TableQueries:
                 todo.append((min(i, j), max(i, j)))
             elif seen[i][j]:
                 return True
-        if any(self._senses(a, b) for a, b in pairs):
+        sense = senses.sense_ranges(cast("Ctx", self))
+        if any(sense[a.index] > 0 and self._senses(a, b) for a, b in pairs):
             return True
         store.solve(todo, self.state.radii)
         return any(seen[i][j] for i, j in todo)

@@ -75,6 +75,10 @@ class Ctx(Protocol):
     def over(self) -> bool: ...
 
     # ---- writing
+    @property
+    def logging(self) -> bool:
+        """Whether `emit` would record anything (the log kept, or an observer listening)."""
+
     def emit(
         self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
     ) -> None: ...

@@ -123,12 +123,13 @@ def _charge_home(game: Ctx, m: ModelState, t: ModelState, path: np.ndarray, verb
     m.charged_into_cover = game.cover(t) >= 2
     place(game, m, path)
     m.charged = True
-    game.emit(
-        "charge",
-        f'{m.name} {verb} {t.name}: {path_length(path):.1f}" into base contact',
-        (m.id, t.id),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "charge",
+            f'{m.name} {verb} {t.name}: {path_length(path):.1f}" into base contact',
+            (m.id, t.id),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def counter_path(game: Ctx, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:

@@ -101,12 +101,13 @@ def do_move(game: Ctx, action: Move) -> None:
     validate_path(game, m, path, budget, "R-M2")
     place(game, m, path)
     m.moved = True
-    game.emit(
-        "move",
-        f'{m.name} moves {path_length(path):.1f}" (of {budget:g}")',
-        (m.id,),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "move",
+            f'{m.name} moves {path_length(path):.1f}" (of {budget:g}")',
+            (m.id,),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def move_candidates(game: Ctx, player: int) -> list[Action]:
