@@ -302,7 +302,7 @@ def _astar(
             if blocked:
                 continue
             if v == fin and not (
-                not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
+                not _point_near(x0, y0, sel_b, sel_p, tl, tl2, False)
                 and (not obs.flying or _lands(table, obs, np.array([[x0, y0]]))[0])
             ):
                 continue
