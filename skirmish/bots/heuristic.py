@@ -10,6 +10,8 @@ deterministic function of the game state and seed, so games with the same seed a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -17,6 +19,7 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
+from skirmish.bots.zones import Zone, holders, in_zones, make_zone, toughness_of
 from skirmish.engine import queries
 from skirmish.engine.core.actions import (
     Action,
@@ -32,8 +35,12 @@ from skirmish.engine.core.actions import (
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 
-ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
-"""Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
+_T = TypeVar("_T")
+
+_SHOT_EFFECTS = frozenset({"heal", "push"})
+"""The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
+_CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
+"""The ability effects the bot uses in the charges step."""
 
 
 class HeuristicBot:
@@ -48,7 +55,9 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
-        self._centres: dict[tuple[tuple[float, float], ...], np.ndarray] = {}
+        self._zone_info: tuple[object, tuple[Zone, ...]] | None = None
+        self._mask: tuple[Game, bytes, np.ndarray] | None = None
+        self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -62,6 +71,26 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- dispatch
     def choose(self, game: Game) -> Action:
+        # Answers that a decision asks for again and again (a model's foes, its best range, the
+        # zone duties) are kept for this one decision: nothing they depend on changes while the
+        # bot chooses, and the table is dropped before the action is applied.
+        self._now = (game, {})
+        try:
+            return self._choose(game)
+        finally:
+            self._now = None
+
+    def _once(self, game: Game, key: tuple[object, ...], work: Callable[[], _T]) -> _T:
+        """`work()`, worked out once per decision under `key` (every call outside `choose` works)."""
+        now = self._now
+        if now is None or now[0] is not game:
+            return work()
+        memo = now[1]
+        if key not in memo:
+            memo[key] = work()
+        return cast("_T", memo[key])
+
+    def _choose(self, game: Game) -> Action:
         if game.rules.technique_duel():
             return self._duel.choose(game)  # the Avatar Duel's hidden choices (R-X2)
         s = game.state
@@ -103,9 +132,18 @@ class HeuristicBot:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
     def _foes(self, game: Game, m: ModelState) -> list[ModelState]:
-        return [o for o in game.state.models if o.active and game.enemies(o, m)]
+        """The active enemies of `m` (a list shared within the decision: callers only read it)."""
+        return self._once(
+            game,
+            ("foes", game.team(m)),
+            lambda: [o for o in game.state.models if o.active and game.enemies(o, m)],
+        )
 
     def _best_range(self, game: Game, m: ModelState) -> float:
+        return self._once(game, ("range", m.id), lambda: self._best_range_now(game, m))
+
+    @staticmethod
+    def _best_range_now(game: Game, m: ModelState) -> float:
         specs = [sp for sp in queries.shot_options(game, m) if sp.ap_cost == 0 or sp.ap_cost <= m.ap]
         return max((sp.range for sp in specs), default=0.0)
 
@@ -120,13 +158,25 @@ class HeuristicBot:
         odds = queries.matchup(game, me, foe, charging=charging).odds
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
+    @staticmethod
+    def _usable_abilities(game: Game, effects: frozenset[str]) -> list[UseAbility]:
+        """The active player's usable abilities with one of `effects`, in the engine's order: the
+        bot passes over every other ability here, so their actions are not generated."""
+        return queries.ability_actions_of(game, game.state.active_player, effects)
+
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
-        usable = queries.ability_actions(game, game.state.active_player)  # asked once, not per model
+        # The player's usable abilities are asked at most once, and only when a model that can move
+        # wants one (most models have no useful move ability, and the list costs an engine query).
+        usable: list[UseAbility] | None = None
         for m in self._mine(game):
             if not queries.can_move(game, m):
                 continue
-            use = self._move_ability(game, m, usable)
+            has_any = bool(queries.abilities_of(m, game.armoury(m)))
+            useful = self._useful_move_abilities(game, m) if has_any else set()
+            if useful and usable is None:
+                usable = queries.ability_actions(game, game.state.active_player)
+            use = self._move_ability(m, usable or [], useful)
             if use is not None:
                 return use
             choice = self._pick_move(game, m)
@@ -142,9 +192,11 @@ class HeuristicBot:
     def _stay_key(game: Game, m: ModelState) -> tuple[int, str, bytes]:
         return (game.state.turn, m.id, game.state.xy.tobytes())
 
-    def _move_ability(self, game: Game, m: ModelState, usable: list[UseAbility]) -> Action | None:
+    @staticmethod
+    def _move_ability(m: ModelState, usable: list[UseAbility], useful: set[str]) -> Action | None:
+        """The first of the player's usable abilities that is `m`'s and useful to it now."""
         for a in usable:
-            if getattr(a, "model", None) == m.id and a.ability in self._useful_move_abilities(game, m):
+            if a.model == m.id and a.ability in useful:
                 return a
         return None
 
@@ -167,10 +219,29 @@ class HeuristicBot:
         return 0.0 if na < 1e-9 or nb < 1e-9 else float(np.dot(a, b)) / (na * nb)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
-        xy = game.state.xy[m.index]
-        return any(
-            shapely.contains_xy(self._zone_poly(z), *xy) for z in game.scenario.scoring.zones if z.points > 0
-        )
+        return bool(self._zone_mask(game)[m.index])
+
+    def _zone_mask(self, game: Game) -> np.ndarray:
+        """Which models stand in a scoring zone, for every model at once: one vectorised test per
+        zone, kept for the exact arrangement it was worked out for (the positions' bytes)."""
+        xy = game.state.xy
+        key = xy.tobytes()
+        found = self._mask
+        if found is not None and found[0] is game and found[1] == key:
+            return found[2]
+        mask = in_zones(self._zones(game), xy)
+        self._mask = (game, key, mask)
+        return mask
+
+    def _zones(self, game: Game) -> tuple[Zone, ...]:
+        """The scenario's scoring zones (in its order) with their polygon, centre and holders' spots,
+        worked out once per scenario (held here, so the identity test cannot meet a reused id)."""
+        found = self._zone_info
+        if found is not None and found[0] is game.scenario:
+            return found[1]
+        zones = [make_zone(z.name, z.points, self._zone_poly(z)) for z in game.scenario.scoring.zones]
+        self._zone_info = (game.scenario, tuple(zones))
+        return self._zone_info[1]
 
     def _zone_poly(self, z: object) -> shapely.Polygon:
         key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
@@ -179,60 +250,40 @@ class HeuristicBot:
             poly = self._polys[key] = shapely.Polygon(key)
         return poly
 
-    def _zone_centre(self, z: object) -> np.ndarray:
-        """The zone's representative point (a fixed function of its polygon), worked out once."""
-        key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
-        c = self._centres.get(key)
-        if c is None:
-            p = self._zone_poly(z).representative_point()
-            c = self._centres[key] = np.array([p.x, p.y])
-        return c.copy()
-
     @staticmethod
     def _toughness(game: Game, m: ModelState) -> float:
         """Expected hits to KO the model (HP over the chance a hit gets through its saves), rounded
         so that near-equal models tie and distance decides."""
-        from skirmish.rules.odds import unsaved_probability
-
         armour, shield = queries.saves(game, m)
-        unsaved = float(unsaved_probability(armour, shield, False, False))
-        return round(m.hp / max(unsaved, 1e-6), 0)
+        return toughness_of(m.hp, armour, shield)
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
         first among equals) hold each zone, each heading for its own spot so they do not crowd one
         point and stop short. Worked out for all the player's models at once and memoised per game
-        (weakly: a finished game takes its entries with it) on the exact inputs: the positions and
-        each of the player's models' active flag and HP (toughness is HP over fixed saves)."""
-        mine = game.player_models(m.player)
-        key = (m.player, game.state.xy.tobytes(), tuple((x.active, x.hp) for x in mine))
+        (weakly: a finished game takes its entries with it) on the exact inputs: the positions,
+        active flags and HP of the player's own models (toughness is HP over fixed saves; no other
+        model's position enters the ranking)."""
+        return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
+
+    def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
+        mine = game.player_models(player)
+        xy = game.state.xy
+        key = (player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
             if len(memo) > 256:
                 memo.clear()
             duties = memo[key] = self._zone_duties_now(game, [x for x in mine if x.active])
-        return duties.get(m.id)
+        return duties
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
-        s = game.state
-        out: dict[str, np.ndarray] = {}
-        zones = sorted(
-            (z for z in game.scenario.scoring.zones if z.points > 0), key=lambda z: (-z.points, z.name)
-        )
+        zones = self._zones(game)
+        if not any(z.points > 0 for z in zones):
+            return {}
         tough = {x.id: self._toughness(game, x) for x in mine}
-        for z in zones:
-            poly = self._zone_poly(z)
-            centre = self._zone_centre(z)
-            ranked = sorted(
-                (x for x in mine if x.id not in out),
-                key=lambda x: (-tough[x.id], float(np.hypot(*(s.xy[x.index] - centre))), x.index),
-            )
-            for k, x in enumerate(ranked[:3]):
-                dx, dy = ZONE_SPOTS[k]
-                spot = centre + np.array([dx, dy])
-                out[x.id] = spot if shapely.contains_xy(poly, *spot) else centre
-        return out
+        return holders(zones, mine, tough, game.state.xy[[x.index for x in mine]])
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -246,19 +297,14 @@ class HeuristicBot:
             return None
         zone = self._zone_duty(game, m)
         if zone is not None:
-            inside = any(
-                shapely.contains_xy(self._zone_poly(z), *s.xy[m.index]) for z in game.scenario.scoring.zones
-            )
+            inside = any(shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game))
             if inside:
                 return None
-            goals = [zone]
-        else:
-            goals = queries.move_goals(game, m)
-        candidates = queries.move_options(game, m, goals)
+            # A zone holder takes the first candidate toward its spot: only that one is worked out.
+            return queries.first_move_option(game, m, zone)
+        candidates = queries.move_options(game, m, queries.move_goals(game, m))
         if not candidates:
             return None
-        if zone is not None:
-            return candidates[0] if candidates[0].path else None
         here = s.xy[m.index].copy()
         ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
         score = self._score_positions(game, m, ends, [])
@@ -333,7 +379,8 @@ class HeuristicBot:
 
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
-        for ua in queries.ability_actions(game, game.state.active_player):
+        player = game.state.active_player
+        for ua in self._usable_abilities(game, _SHOT_EFFECTS):
             ab = next(
                 x
                 for x in queries.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
@@ -346,17 +393,27 @@ class HeuristicBot:
             ):
                 return ua
         best: tuple[float, Shoot] | None = None
-        for a in queries.shot_actions(game, game.state.active_player):
+        specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
+        hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
+        by_id = {x.id: x for x in game.state.models}
+        for a in queries.shot_actions(game, player):
             assert isinstance(a, Shoot)
-            shooter, target = game.model(a.model), game.model(a.target)
-            spec = next(sp for sp in queries.shot_options(game, shooter) if sp.name == a.weapon)
+            shooter, target = by_id[a.model], by_id[a.target]
+            by_name = specs.get(shooter.id)
+            if by_name is None:
+                by_name = specs[shooter.id] = {}
+                for sp in queries.shot_options(game, shooter):
+                    by_name.setdefault(sp.name, sp)
+            spec = by_name[a.weapon]
             if self._read(game, shooter, target) > spec.range:
                 continue
             odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
-            if target.id in self._scenario_hints(game, shooter.player)[1]:
+            if hints is None:
+                hints = self._scenario_hints(game, player)[1]
+            if target.id in hints:
                 value *= 3.0
             if target.taking_cover:
                 value *= min(1.0, shooter.profile.perception / 6)
@@ -382,13 +439,13 @@ class HeuristicBot:
         if n < 1e-9:
             return False
         after = s.xy[t.index] + d / n * distance
-        if any(shapely.contains_xy(self._zone_poly(z), *after) for z in game.scenario.scoring.zones):
+        if any(shapely.contains_xy(z.poly, *after) for z in self._zones(game)):
             return False
         ours = any(self._in_zone(game, x) for x in self._mine(game))
         return ours or self._in_zone(game, me)
 
     def _charges(self, game: Game) -> Action | None:
-        for a in queries.ability_actions(game, game.state.active_player):
+        for a in self._usable_abilities(game, _CHARGE_EFFECTS):
             m = game.model(a.model)
             ab = next(x for x in queries.abilities_of(m, game.armoury(m)) if x.name == a.ability)
             if ab.effect == "buff" and (
@@ -402,23 +459,27 @@ class HeuristicBot:
         # path, so the pairs are ranked first and measured best first: the first reachable one is
         # the answer, and the path searches of the pairs ranked below it are never run.
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
+        hints: set[str] | None = None  # the chargers are all the player's: one scenario hint
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
-            for t in queries.charge_targets(game, m):
+            for t in self._charge_targets(game, m):
                 if self._read(game, m, t) > m.profile.charge:
                     continue
-                if holder and not self._in_zone(game, t):
+                t_in_zone = self._in_zone(game, t)
+                if holder and not t_in_zone:
                     continue
                 edge = self._melee_edge(game, m, t, charging=True)
                 if t.taking_cover:
                     edge *= m.profile.perception / 6
-                if self._in_zone(game, t):
+                if t_in_zone:
                     edge += 0.3
-                if t.id in self._scenario_hints(game, m.player)[1]:
+                if hints is None:
+                    hints = self._scenario_hints(game, m.player)[1]
+                if t.id in hints:
                     edge += 0.5
                 if edge > -0.05:
                     ranked.append((-edge, len(ranked), m, t))
@@ -427,6 +488,13 @@ class HeuristicBot:
             if found is not None and self._read(game, m, t, found[1]) <= m.profile.charge:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
+
+    def _can_charge(self, game: Game, m: ModelState) -> bool:
+        return self._once(game, ("can_charge", m.id), lambda: queries.can_charge(game, m))
+
+    def _charge_targets(self, game: Game, m: ModelState) -> list[ModelState]:
+        """Whom `m` may charge (shared within the decision: callers only read it)."""
+        return self._once(game, ("targets", m.id), lambda: queries.charge_targets(game, m))
 
     def _closing_charge(self, game: Game) -> Action | None:
         if game.options.premeasure:
@@ -437,12 +505,12 @@ class HeuristicBot:
         we check its melee edge against us from where it stands.
         """
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
                 continue
-            targets = queries.charge_targets(game, m)
+            targets = self._charge_targets(game, m)
             if zone is not None:
                 # Run for the zone: charge an enemy that lies beyond it, as seen from here.
                 here = game.state.xy[m.index]

@@ -19,6 +19,8 @@ adversary); the face-down stack and the deck order are never read.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 import shapely
 
@@ -41,7 +43,8 @@ class PursuitHeroBot(HeuristicBot):
 
     def __init__(self, seed: int, player: int) -> None:
         super().__init__(seed, player)
-        self._roles_memo: dict[tuple[int, int, bytes], dict[str, str]] = {}
+        self._roles_memo: WeakKeyDictionary[Game, dict[tuple[int, bytes], dict[str, str]]]
+        self._roles_memo = WeakKeyDictionary()
 
     # ------------------------------------------------------------- roles
     def _rules(self, game: Game) -> PursuitRules:
@@ -50,8 +53,8 @@ class PursuitHeroBot(HeuristicBot):
 
     def roles(self, game: Game) -> dict[str, str]:
         """Model id -> `runner`, `holder` or `hunter`, for the heroes on the table now."""
-        key = (id(game), len(game.history), game.state.xy.tobytes())
-        memo = self._roles_memo
+        key = (len(game.history), game.state.xy.tobytes())
+        memo = self._roles_memo.setdefault(game, {})  # weakly per game: no id() that can be reused
         if key not in memo:
             if len(memo) > 64:
                 memo.clear()
@@ -92,6 +95,12 @@ class PursuitHeroBot(HeuristicBot):
         return m.profile.move + bonus + (2.0 if m.profile.flying or bonus else 0.0)
 
     def _goal(self, game: Game, m: ModelState) -> tuple[float, float] | None:
+        # Asked many times in one decision (hints, zone duty, abilities): worked out once each. A
+        # hunter's reach depends on whether the Avatar is left out (in the charges step).
+        key = ("goal", m.id, bool(getattr(self, "_no_avatar", False)))
+        return self._once(game, key, lambda: self._goal_now(game, m))
+
+    def _goal_now(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         role = self.roles(game).get(m.id)
         if role in ("runner", "holder"):
             return self._rules(game).objective_point()

@@ -10,12 +10,13 @@ button the engine would accept, or a bot that misjudges a shot the UI shows righ
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
 
+from skirmish.battlefield.measure import path_length
 from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import (
     ACTION_TYPES,
@@ -30,6 +31,7 @@ from skirmish.engine.core.errors import IllegalAction, Refusal
 from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.engine.effects import abilities as _abilities
 from skirmish.engine.effects import moving as _moving
+from skirmish.engine.effects.abilities.use import _usable
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
@@ -50,6 +52,7 @@ __all__ = [
     "ModelState",
     "Reading",
     "ability_actions",
+    "ability_actions_of",
     "ability_reach",
     "abilities_of",
     "advance_actions",
@@ -60,6 +63,7 @@ __all__ = [
     "cover_options",
     "flies",
     "iter_advance_actions",
+    "first_move_option",
     "move_goals",
     "move_options",
     "saves",
@@ -360,3 +364,32 @@ iter_advance_actions = _end_phase.iter_candidates
 """`advance_actions` one at a time, in the same order (each searched only when reached)."""
 saves = saves_of
 """A model's armour and shield save values now (None where it has none)."""
+
+
+def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
+    """`move_options(game, model, [goal])[0]` (None when the list is empty), without working out the
+    rest of the list when the move toward `goal` is its first entry: a bot that only wants the move
+    toward its goal pays for that one path, not for the eight straight lines as well.
+
+    The list's first entry is the move toward `goal` whenever `model_moves` keeps it (a path of two
+    or more points at least 0.25" long: the filter its `add` applies to the first path, when nothing
+    has been seen yet); otherwise the whole list is asked for and its first entry returned."""
+    budget = move_budget(game, model)
+    path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask())
+    if path is not None and len(path) >= 2 and path_length(path) >= 0.25:
+        return Move(model.id, tuple((float(x), float(y)) for x, y in path))
+    found = _movement.model_moves(game, model, [goal])
+    return found[0] if found else None
+
+
+def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> list[UseAbility]:
+    """`ability_actions(game, player)` cut to the abilities whose effect is one of `effects`, in the
+    same order, without generating the other abilities' actions: a bot that uses only some effects
+    asks this (an Earth Wall's candidate points cost a geometry check each). The same loop as the
+    step's `candidates` with the effect tested first; a test holds the two lists equal."""
+    out: list[UseAbility] = []
+    for m in game.player_models(player):
+        for a in abilities_of(m, game.armoury(m)):
+            if a.effect in effects and _usable(game, m, a):
+                out.extend(_abilities.EFFECTS[a.effect].candidates(game, m, a))
+    return out

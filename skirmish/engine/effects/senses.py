@@ -17,10 +17,15 @@ def sense_range(game: Ctx, m: ModelState) -> float:
     """Seismic Sense: the range within which a model sees through sight-blocking terrain and hiding models."""
     if not m.active:
         return 0.0
-    best = 0.0
-    for a in abilities_of(m, game.armoury(m)):
-        if a.effect == "sense":
-            best = max(best, float(a.params.get("range", a.range or 0)))
+    # A model's abilities (its profile and its player's armoury) never change during a game.
+    cache: dict[str, float] = game.memo.setdefault("sense_range", {})
+    best = cache.get(m.id)
+    if best is None:
+        best = 0.0
+        for a in abilities_of(m, game.armoury(m)):
+            if a.effect == "sense":
+                best = max(best, float(a.params.get("range", a.range or 0)))
+        cache[m.id] = best
     return best
 
 

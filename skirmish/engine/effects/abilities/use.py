@@ -53,7 +53,12 @@ def candidates(ctx: Ctx, player: int) -> list[UseAbility]:
 
 
 def has_options(ctx: Ctx, player: int) -> bool:
-    return bool(candidates(ctx, player))
+    """`bool(candidates(ctx, player))`, stopping at the first ability with a use."""
+    for m in ctx.player_models(player):
+        for a in abilities_of(m, ctx.armoury(m)):
+            if _usable(ctx, m, a) and EFFECTS[a.effect].candidates(ctx, m, a):
+                return True
+    return False
 
 
 def _simultaneous_fire(ctx: Ctx, m: ModelState) -> bool:

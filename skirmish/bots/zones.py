@@ -1,0 +1,78 @@
+"""Scoring zones as the heuristic bot sees them: each zone's polygon, centre and the spots its
+three holders head for, worked out once per scenario; which models stand in a zone; who holds
+which zone. Pure functions of their inputs, so the bot may keep their answers for as long as
+the inputs stay the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import shapely
+
+from skirmish.engine.core.state import ModelState
+
+ZONE_SPOTS = ((0.0, 0.0), (1.7, -1.2), (-1.7, -1.2))
+"""Offsets of the zone holders' spots from the zone's centre, in the order the holders are ranked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A scoring zone as the bot uses it: its polygon, centre and the spots of its three holders."""
+
+    name: str
+    points: int
+    poly: shapely.Polygon
+    centre: np.ndarray
+    spots: tuple[np.ndarray, ...]
+
+
+def make_zone(name: str, points: int, poly: shapely.Polygon) -> Zone:
+    """The zone's representative point is its centre; a holder's spot that falls outside the
+    polygon is replaced by the centre."""
+    p = poly.representative_point()
+    centre = np.array([p.x, p.y])
+    spots = []
+    for dx, dy in ZONE_SPOTS:
+        spot = centre + np.array([dx, dy])
+        spots.append(spot if shapely.contains_xy(poly, *spot) else centre.copy())
+    return Zone(name, points, poly, centre, tuple(spots))
+
+
+def in_zones(zones: Sequence[Zone], xy: np.ndarray) -> np.ndarray:
+    """Which of the points stand in a zone worth points: one vectorised test per zone."""
+    mask = np.zeros(len(xy), dtype=bool)
+    for z in zones:
+        if z.points > 0:
+            mask |= shapely.contains_xy(z.poly, xy[:, 0], xy[:, 1])
+    return mask
+
+
+@cache
+def toughness_of(hp: int, armour: int | None, shield: int | None) -> float:
+    """Expected hits to KO a model (HP over the chance a hit gets through its saves), rounded so
+    that near-equal models tie and distance decides: a pure function, so worked out once."""
+    from skirmish.rules.odds import unsaved_probability
+
+    unsaved = float(unsaved_probability(armour, shield, False, False))
+    return round(hp / max(unsaved, 1e-6), 0)
+
+
+def holders(
+    zones: Sequence[Zone], mine: Sequence[ModelState], toughness: dict[str, float], xy: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Model id -> the spot it holds: the zones richest first (then by name), each held by the
+    three toughest of the models not yet given one (nearest its centre first among equals, then
+    the lower index). `xy` is the positions of `mine`, in order."""
+    out: dict[str, np.ndarray] = {}
+    for z in sorted((z for z in zones if z.points > 0), key=lambda z: (-z.points, z.name)):
+        # The distances of all the models at once (np.hypot elementwise: the same floats).
+        dist = np.hypot(xy[:, 0] - z.centre[0], xy[:, 1] - z.centre[1]).tolist()
+        free = [(-toughness[x.id], dist[k], x.index, x) for k, x in enumerate(mine) if x.id not in out]
+        ranked = sorted(free)
+        for k, (_, _, _, x) in enumerate(ranked[:3]):
+            out[x.id] = z.spots[k].copy()
+    return out

@@ -1,0 +1,83 @@
+"""The read-only queries added for the bots' speed give the same answers as the lists they shorten.
+
+`queries.first_move_option` must be `move_options(game, m, [goal])[0]` exactly (the heuristic bot's
+zone holders take that move, R-M2), so golden replays cannot move; it is checked here at every
+movement decision of real games, for goals that are reached in a straight line, that need a path
+around terrain, that lie where the model stands and that lie closer than the 0.25" a move must cover.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from skirmish.bots.base import Bot
+from skirmish.bots.runner import seat_bots
+from skirmish.data.catalogue import find_scenario, find_troupe
+from skirmish.engine import queries
+from skirmish.engine.core.actions import UseAbility
+from skirmish.engine.game import Game
+
+
+def _start(scenario: str, seed: int) -> tuple[Game, list[Bot | None]]:
+    sc = find_scenario(scenario)
+    troupes = [find_troupe(s.troupe) for s in sc.sides if s.troupe is not None]
+    pols: list[str | None] = ["heuristic"] * len(sc.sides)
+    game = Game(sc, troupes, seed=seed, bots=pols, record_log=False)
+    return game, seat_bots(game, pols)
+
+
+def _goals(game: Game, m: queries.ModelState) -> list[np.ndarray]:
+    here = game.state.xy[m.index]
+    return [
+        *queries.move_goals(game, m),
+        here.copy(),  # no move at all: the straight lines come first
+        here + np.array([0.1, 0.05]),  # too short to keep
+        np.array([24.0, 24.0]),
+        np.array([here[0], game.table.height - 1.0]),
+        here + np.array([30.0, -7.0]),  # off the table
+    ]
+
+
+@pytest.mark.parametrize("scenario", ["open_battle", "hold_the_zones"])
+def test_r_m2_first_move_option_is_the_first_of_move_options(scenario: str) -> None:
+    game, bots = _start(scenario, 3)
+    checked = 0
+    while not game.over and game.state.turn <= 3:
+        if game.state.step == "movement" and game.state.pending is None:
+            for m in game.player_models(game.state.active_player):
+                if not m.active or not queries.can_move(game, m):
+                    continue
+                for goal in _goals(game, m):
+                    full = queries.move_options(game, m, [goal])
+                    assert queries.first_move_option(game, m, goal) == (full[0] if full else None)
+                    checked += 1
+        bot = bots[game.state.active_player]
+        assert bot is not None
+        game.apply(bot.choose(game))
+    assert checked > 50
+
+
+def _effect(game: Game, ua: UseAbility) -> str:
+    m = game.model(ua.model)
+    return next(a.effect for a in queries.abilities_of(m, game.armoury(m)) if a.name == ua.ability)
+
+
+@pytest.mark.parametrize("scenario", ["open_battle", "four_kingdoms_melee", "day_of_black_sun"])
+def test_r_p4_ability_actions_of_is_ability_actions_cut_to_the_effects(scenario: str) -> None:
+    game, bots = _start(scenario, 7)
+    wanted = [frozenset({e}) for e in ("buff", "heal", "push", "wall", "chi_block", "glide")]
+    wanted += [frozenset({"heal", "push"}), frozenset({"buff", "chi_block"})]
+    seen: set[str] = set()
+    while not game.over and game.state.turn <= 3:
+        if game.state.pending is None:
+            player = game.state.active_player
+            full = queries.ability_actions(game, player)
+            seen.update(_effect(game, ua) for ua in full)
+            for effects in wanted:
+                expected = [ua for ua in full if _effect(game, ua) in effects]
+                assert queries.ability_actions_of(game, player, effects) == expected
+        bot = bots[game.state.active_player]
+        assert bot is not None
+        game.apply(bot.choose(game))
+    assert seen, "no ability was usable: the check compared empty lists only"
