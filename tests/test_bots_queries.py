@@ -1,9 +1,12 @@
 """The read-only queries added for the bots' speed give the same answers as the lists they shorten.
 
 `queries.first_move_option` must be `move_options(game, m, [goal])[0]` exactly (the heuristic bot's
-zone holders take that move, R-M2), so golden replays cannot move; it is checked here at every
-movement decision of real games, for goals that are reached in a straight line, that need a path
-around terrain, that lie where the model stands and that lie closer than the 0.25" a move must cover.
+zone holders take that move, R-M2), `move_toward_goal` its first entry when that is the move toward
+the goal, and `straight_move_ends` where every other entry can end (a bot heading for a scenario
+goal skips the list when none of them could end nearer), so golden replays cannot move. They are
+checked at every movement decision of real games, for goals that are reached in a straight line,
+that need a path around terrain, that lie where the model stands and that lie closer than the
+0.25" a move must cover.
 """
 
 from __future__ import annotations
@@ -49,9 +52,16 @@ def test_r_m2_first_move_option_is_the_first_of_move_options(scenario: str) -> N
             for m in game.player_models(game.state.active_player):
                 if not m.active or not queries.can_move(game, m):
                     continue
+                ends = [tuple(map(float, e)) for e in queries.straight_move_ends(game, m)]
                 for goal in _goals(game, m):
                     full = queries.move_options(game, m, [goal])
                     assert queries.first_move_option(game, m, goal) == (full[0] if full else None)
+                    toward = queries.move_toward_goal(game, m, goal)
+                    straight = full if toward is None else full[1:]
+                    assert toward is None or toward == full[0]
+                    # every other entry is a straight line ending at one of the listed ends, in order
+                    at = [ends.index(c.path[-1]) for c in straight]
+                    assert all(len(c.path) == 2 for c in straight) and at == sorted(at)
                     checked += 1
         bot = bots[game.state.active_player]
         assert bot is not None

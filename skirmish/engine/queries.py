@@ -64,6 +64,8 @@ __all__ = [
     "flies",
     "iter_advance_actions",
     "first_move_option",
+    "move_toward_goal",
+    "straight_move_ends",
     "move_goals",
     "move_options",
     "saves",
@@ -366,20 +368,36 @@ saves = saves_of
 """A model's armour and shield save values now (None where it has none)."""
 
 
-def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
-    """`move_options(game, model, [goal])[0]` (None when the list is empty), without working out the
-    rest of the list when the move toward `goal` is its first entry: a bot that only wants the move
-    toward its goal pays for that one path, not for the eight straight lines as well.
-
-    The list's first entry is the move toward `goal` whenever `model_moves` keeps it (a path of two
-    or more points at least 0.25" long: the filter its `add` applies to the first path, when nothing
-    has been seen yet); otherwise the whole list is asked for and its first entry returned."""
+def move_toward_goal(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
+    """The first entry of `move_options(game, model, [goal])` when that is the move toward `goal`,
+    else None, worked out alone: `model_moves` keeps that path first whenever it has two or more
+    points and is at least 0.25" long (the filter its `add` applies when nothing has been seen)."""
     budget = move_budget(game, model)
     path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask())
     if path is not None and len(path) >= 2 and path_length(path) >= 0.25:
         return Move(model.id, tuple((float(x), float(y)) for x, y in path))
-    found = _movement.model_moves(game, model, [goal])
-    return found[0] if found else None
+    return None
+
+
+def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
+    """`move_options(game, model, [goal])[0]` (None when the list is empty), without working out the
+    rest of the list when the move toward `goal` is its first entry: a bot that only wants the move
+    toward its goal pays for that one path, not for the eight straight lines as well."""
+    found = move_toward_goal(game, model, goal)
+    if found is not None:
+        return found
+    moves = _movement.model_moves(game, model, [goal])
+    return moves[0] if moves else None
+
+
+def straight_move_ends(game: Game, model: ModelState) -> np.ndarray:
+    """Where the straight-line entries of `move_options` for `model` can end, before they are
+    checked: eight directions at the full and at half the model's Move, in the list's order (the
+    same floats, so a bot can tell that none of them could beat a move it already has)."""
+    start = game.state.xy[model.index].copy()
+    budget = move_budget(game, model)
+    dirs = np.array(_moving.DIRECTIONS)
+    return np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
 
 
 def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> list[UseAbility]:
