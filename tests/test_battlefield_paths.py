@@ -263,6 +263,26 @@ def test_r_m2_accepted_paths_never_overlap_and_respect_the_allowance(seed: int) 
         )
 
 
+def boundary_points(rng: np.random.Generator, t: Table, obs: object) -> np.ndarray:
+    """Points at exactly, 1e-12 inside and 1e-12 outside every base clearance and every
+    impassable edge's offset by the mover's radius (where float noise could flip an answer)."""
+    from skirmish.battlefield import paths as P
+
+    assert isinstance(obs, P._Obstacles)
+    pts = []
+    for c, lim in zip(obs.centres, obs.clearance - 1e-6, strict=True):
+        for a in rng.uniform(0, 2 * np.pi, 4):
+            for eps in (-1e-12, 0.0, 1e-12):
+                pts.append(c + (lim + eps) * np.array([np.cos(a), np.sin(a)]))
+    for e in t.imp_edges:
+        d = e[1] - e[0]
+        nrm = np.array([-d[1], d[0]]) / np.hypot(*d)
+        for s in rng.uniform(-0.1, 1.1, 3):
+            for eps in (-1e-12, 0.0, 1e-12):
+                pts.append(e[0] + s * d + nrm * (obs.radius - 1e-6 + eps))
+    return np.array(pts)
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_r_m2_plain_python_and_numpy_kernels_agree_at_the_boundary(seed: int) -> None:
@@ -276,18 +296,7 @@ def test_r_m2_plain_python_and_numpy_kernels_agree_at_the_boundary(seed: int) ->
     radii = rng.choice([0.5, 0.8, 1.2], 8)
     xy = scatter_bases(t, rng, radii)
     obs = P.Mover(t, 0, xy, radii, np.arange(8) >= 4).obstacles(xy[0])
-    pts = []
-    for c, lim in zip(obs.centres, obs.clearance - 1e-6, strict=True):
-        for a in rng.uniform(0, 2 * np.pi, 4):
-            for eps in (-1e-12, 0.0, 1e-12):
-                pts.append(c + (lim + eps) * np.array([np.cos(a), np.sin(a)]))
-    for e in t.imp_edges:
-        d = e[1] - e[0]
-        nrm = np.array([-d[1], d[0]]) / np.hypot(*d)
-        for s in rng.uniform(-0.1, 1.1, 3):
-            for eps in (-1e-12, 0.0, 1e-12):
-                pts.append(e[0] + s * d + nrm * (obs.radius - 1e-6 + eps))
-    p = np.array(pts)
+    p = boundary_points(rng, t, obs)
     i = rng.integers(0, len(p), 150)
     j = rng.integers(0, len(p), 150)
     for p0, p1 in ((p, p), (p[i], p[j])):
@@ -318,3 +327,67 @@ def test_r_m3_a_mover_without_enemies_asks_the_same_as_one_with_none(table: Tabl
     gone = none.replace(ignore=np.array([False, True, False]))
     assert np.shares_memory(gone.xy, xy) and gone.ignore is not None and none.ignore is None
     assert check_path(gone, np.array([[10, 5], [10, 11]]), max_length=6) is None
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> None:
+    """`_blocked` (any hit per segment, small questions stopping at each segment's first hit)
+    and `_seg_clear` (the A* inner loop's test on pre-selected obstacles) are shortcuts of the
+    one kernel: they must give its answers exactly, at the boundary, for any selection."""
+    from skirmish.battlefield import paths as P
+    from skirmish.battlefield.paths.kernel import _blocked, _point_near, _seg_clear, _seg_hits
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=10)
+    radii = rng.choice([0.5, 0.8, 1.2], 8)
+    xy = scatter_bases(t, rng, radii)
+    obs = P.Mover(t, 0, xy, radii, np.arange(8) >= 4).obstacles(xy[0])
+    # The boundary, and anywhere (ends deep inside a piece: the inside test's turn).
+    p = np.vstack([boundary_points(rng, t, obs), rng.uniform((0, 0), (t.width, t.height), (60, 2))])
+    i = rng.integers(0, len(p), 150)
+    j = rng.integers(0, len(p), 150)
+    nb, npc = len(obs.centres), len(obs.polys)
+    sels = [(None, None), (np.flatnonzero(rng.random(nb) < 0.4), np.flatnonzero(rng.random(npc) < 0.4))]
+    for p0, p1 in ((p, p), (p[i], p[j])):
+        for ends_outside in (False, True):
+            for bsel, psel in sels:
+                bad_b, bad_t = P._violations(obs, p0, p1, bsel, psel, ends_outside)
+                want = (bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
+                assert _blocked(obs, p0, p1, bsel, psel, ends_outside).tolist() == want
+                for k in range(0, len(p0), 5):
+                    one = _blocked(obs, p0[k : k + 1], p1[k : k + 1], bsel, psel, ends_outside)
+                    assert one.tolist() == [want[k]]
+                    if p0 is p1:  # one point: the point shortcut
+                        q = p0[k : k + 1]
+                        assert _blocked(obs, q, q, bsel, psel, ends_outside).tolist() == [want[k]]
+    bases, pieces = obs.bases_py(), obs.kern.py
+    tl, tl2 = obs.tlim + P.BOX_SLACK, obs.tlim2
+    for bsel, psel in sels:
+        bl = list(range(nb)) if bsel is None else bsel.tolist()
+        pl = list(range(npc)) if psel is None else psel.tolist()
+        sel_b, sel_p = [bases[k] for k in bl], [pieces[k] for k in pl]
+        for (x0, y0), (x1, y1) in zip(p[i].tolist(), p[j].tolist(), strict=True):
+            for ends_outside in (False, True):
+                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bl, pl, ends_outside, True)
+                assert _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2, ends_outside) == (not hb and not ht)
+                hb, ht = _seg_hits(obs, x0, y0, x0, y0, bl, pl, ends_outside, True)
+                assert _point_near(x0, y0, sel_b, sel_p, tl, tl2, ends_outside) == bool(hb or ht)
+
+
+def test_r_m3_obstacle_sets_are_remembered_on_their_exact_inputs(table: Table) -> None:
+    """One step asks a mover for its obstacles several times: the same inputs give the same
+    (shared, read-only) answer, and any change, even made in place to the held arrays, a new one."""
+    xy = np.array([[10.0, 5.0], [10.0, 8.0], [14.0, 5.0]])
+    r = np.array([0.5, 0.5, 0.5])
+    enemy = np.array([False, False, True])
+    mover = Mover(table, 0, xy, r, enemy)
+    first = mover.obstacles(xy[0])
+    assert mover.obstacles(xy[0].copy()) is first
+    assert Mover(table, 0, xy.copy(), r.copy(), enemy.copy()).obstacles(xy[0]) is first
+    assert mover.obstacles(xy[0], contact=False) is not first
+    assert mover.obstacles(xy[0], target=2) is not first
+    mover.xy[1] = (11.0, 8.0)  # a model moved: the held array changed in place
+    moved = mover.obstacles(mover.xy[0])
+    assert moved is not first and moved.centres[0].tolist() == [11.0, 8.0]
+    assert first.centres[0].tolist() == [10.0, 8.0]

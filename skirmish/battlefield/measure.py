@@ -32,6 +32,15 @@ def pair_indices(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
+def stack_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`np.stack([a, b], axis=-1)` of two 1-D float arrays (the same values), without
+    `np.stack`'s per-call checks, which cost more than the copy in small batches."""
+    out = np.empty((len(a), 2))
+    out[:, 0] = a
+    out[:, 1] = b
+    return out
+
+
 def edge_distances(xy: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """(n, n) edge-to-edge distances: centre distance minus both radii, 0 on the diagonal."""
     xy = np.asarray(xy, dtype=float)

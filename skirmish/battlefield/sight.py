@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from skirmish.battlefield.measure import pair_indices, point_segment_distance
+from skirmish.battlefield.measure import pair_indices, point_segment_distance, stack_columns
 from skirmish.battlefield.table import Table
 
 DENSE_LIMIT = 3.0
@@ -66,10 +66,13 @@ def _lines(xy: np.ndarray, radii: np.ndarray, i: np.ndarray, j: np.ndarray, fan:
     d = b - a
     norm = np.sqrt((d * d).sum(-1))
     safe = np.where(norm > 0, norm, 1.0)
-    nrm = np.stack([-d[:, 1], d[:, 0]], axis=-1) / safe[:, None]
+    nrm = stack_columns(-d[:, 1], d[:, 0]) / safe[:, None]
     pa = a[:, None, :] + fan[None, :, 0, None] * radii[i][:, None, None] * nrm[:, None, :]
     pb = b[:, None, :] + fan[None, :, 1, None] * radii[j][:, None, None] * nrm[:, None, :]
-    return np.stack([pa, pb], axis=2).reshape(-1, 2, 2)
+    out = np.empty((*pa.shape[:2], 2, 2))
+    out[:, :, 0] = pa
+    out[:, :, 1] = pb
+    return out.reshape(-1, 2, 2)
 
 
 def _bbox_hits(seg: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -317,25 +320,20 @@ def _tangent_lines(
     """Common tangent lines of circle pairs (arrays, broadcast): (pair index, point, direction)."""
     d = c2 - c1
     z = (d * d).sum(-1)
-    idx: list[np.ndarray] = []
-    qs: list[np.ndarray] = []
-    us: list[np.ndarray] = []
-    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
-        a1 = s1 * r1
-        dr = s2 * r2 - a1
-        disc = z - dr * dr
-        ok = np.flatnonzero((disc >= 0) & (z > 1e-18))
-        if not len(ok):
-            continue
-        sq = np.sqrt(disc[ok])
-        dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[ok]
-        n = np.stack([drk * dx + dy * sq, drk * dy - dx * sq], axis=-1) / zz[:, None]
-        idx.append(ok)
-        qs.append(c1[ok] - a1[ok, None] * n)
-        us.append(np.stack([-n[:, 1], n[:, 0]], axis=-1))
-    if not idx:
-        return np.empty(0, dtype=np.int64), np.empty((0, 2)), np.empty((0, 2))
-    return np.concatenate(idx), np.concatenate(qs), np.concatenate(us)
+    # The four sign pairs (outer, outer, inner, inner) as rows, all pairs at once: the same
+    # per-element formulas as one sign pair at a time, in the same (sign pair, pair) order.
+    a1 = _SIGNS[:, 0:1] * r1
+    dr = _SIGNS[:, 1:2] * r2 - a1
+    disc = z - dr * dr
+    sign, ok = np.nonzero((disc >= 0) & (z > 1e-18))
+    sq = np.sqrt(disc[sign, ok])
+    dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[sign, ok]
+    n = stack_columns(drk * dx + dy * sq, drk * dy - dx * sq) / zz[:, None]
+    return ok, c1[ok] - a1[sign, ok][:, None] * n, stack_columns(-n[:, 1], n[:, 0])
+
+
+_SIGNS = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+"""(s1, s2), the signs of the two radii, of each family of common tangents: outer, then inner."""
 
 
 def _between(
@@ -362,7 +360,10 @@ def _between(
     t0 = np.where(forward, a_hi, np.where(back, a_lo, a_hi))  # the end in a's disc
     t1 = np.where(forward, b_lo, np.where(back, b_hi, a_hi))  # the end in b's disc
     q, u, t0, t1 = q[keep], u[keep], t0[keep], t1[keep]
-    return np.stack([q + t0[:, None] * u, q + t1[:, None] * u], axis=1), keep
+    seg = np.empty((len(q), 2, 2))
+    seg[:, 0] = q + t0[:, None] * u
+    seg[:, 1] = q + t1[:, None] * u
+    return seg, keep
 
 
 def _candidates(
@@ -415,7 +416,7 @@ def _candidates(
             for a in (base + off, base - off):
                 owner.append(p[out])
                 qs.append(verts[v[out]])
-                us.append(np.stack([np.cos(a), np.sin(a)], axis=-1))
+                us.append(stack_columns(np.cos(a), np.sin(a)))
         if len(verts) > 1:
             i, j = pair_indices(len(verts))
             p, w = np.nonzero(sel[:, i] & sel[:, j])

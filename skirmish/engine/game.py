@@ -79,10 +79,17 @@ class Game(TableQueries, Snapshots):
         self._outbox: list[Event] = []
         self._version = 0
         self._geo_version = -1
+        self._geo_pts = None
+        self._geo_act = None
+        self._cover_version = -1
+        self._cover_pts = None
+        self._cover_table = None
         self._sight_version = -1
         self._sight: np.ndarray | None = None
-        self._sight_base: tuple[Table, np.ndarray, np.ndarray, bytes] | None = None
+        self._sight_store = None
+        self._sight_store_version = -1
         self.state = self._build_state(bots)
+        self._by_id: dict[str, ModelState] = {}
         # Teams never change during a game: one lookup list instead of walking the players each time.
         self._player_team = [p.team for p in self.state.players]
         self.rules = rules_for(self)
@@ -155,12 +162,23 @@ class Game(TableQueries, Snapshots):
         return self.state.players[model.player].armoury
 
     def model(self, model_id: str, *, rule: str = "R-P1") -> ModelState:
-        m = self.state.model(model_id)
+        # Ids never change; the index is checked against the list, which a restore may replace.
+        models = self.state.models
+        m = self._by_id.get(model_id)
+        if m is None or m.index >= len(models) or models[m.index] is not m:
+            self._by_id = {x.id: x for x in models}
+            m = self._by_id.get(model_id)
         if m is None:
             raise IllegalAction(rule, f"there is no model `{model_id}`")
         return m
 
     # ----------------------------------------------------------------- log
+    @property
+    def logging(self) -> bool:
+        """Whether an event would reach anyone (the log or an observer): when not, a rule may skip
+        composing its text (replay verification and troupe testing keep no log)."""
+        return self.record_log or bool(self._observers)
+
     def emit(
         self, kind: str, text: str, models: Sequence[str] = (), rolls_from: int | None = None, **data: Any
     ) -> None:
@@ -258,9 +276,9 @@ class Game(TableQueries, Snapshots):
         action commits, so asking never rolls, never spends forced dice and reveals no outcome."""
         real, observers, undo = self.dice, self._observers, list(self._undo)
         # The geometry of this position, computed before the trial: if the trial moves nothing, it
-        # is still true afterwards and the next question does not compute it again.
+        # is still true afterwards and the next question does not compute it again. (Sight needs
+        # no such care: its pairs are kept by position, so the restore does not forget them.)
         self._refresh_geo()
-        self.sight()
         transactional, version = self.transactional, self._version
         snap = self._snapshot()
         # One snapshot is enough: this one is always restored, so apply need not take its own.
@@ -275,7 +293,7 @@ class Game(TableQueries, Snapshots):
             self.dice, self._observers, self.transactional = real, observers, transactional
             self._restore(snap)
             self._undo = undo
-            if self._version == version + 1 and self._geo_version == self._sight_version == version:
+            if self._version == version + 1 and self._geo_version == version:
                 # Nothing called `moved()` during the trial (only the restore did), so the geometry
                 # computed above, from the position before it, still describes the restored one.
                 self._version = version

@@ -9,16 +9,18 @@ these queries; steps see them through the `Ctx` protocol.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, edge_distances
-from skirmish.battlefield.sight import sight_table, sight_table_update
 from skirmish.battlefield.table import Table
 from skirmish.data.options import RuleOptions
 from skirmish.engine.core.state import GameState, ModelState
 from skirmish.engine.effects import senses
+from skirmish.engine.sight_pairs import PairSight
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -36,12 +38,21 @@ class TableQueries:
     _geo_version: int
     _sight_version: int
     _sight: np.ndarray | None
-    _sight_base: tuple[Table, np.ndarray, np.ndarray, bytes] | None
-    _cover: np.ndarray
-    _piece: np.ndarray
-    _height: np.ndarray
+    _sight_store: PairSight | None
+    _sight_store_version: int
+    _geo_pts: list[list[float]] | None
+    _geo_act: list[bool] | None
+    _enemy_active: np.ndarray
+    _cover_version: int
+    _cover_pts: list[list[float]] | None
+    _cover_table: Table | None
+    _rank: list[int]
+    _cover: list[int]
+    _piece: list[int]
+    _height: list[float]
     _dist: np.ndarray
     _melee: np.ndarray
+    _in_melee: list[bool]
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -64,25 +75,84 @@ class TableQueries:
         self._version += 1
 
     def _refresh_geo(self) -> None:
+        """Distances and melee contact (R-C6, R-P5) of the current arrangement.
+
+        Only the rows and columns of the models that moved since the last refresh are measured
+        again (one move re-measures n pairs, not n squared), in plain floats with the formula of
+        `edge_distances` term for term (IEEE doubles: the same numbers); melee is recomputed only
+        when a model moved or was KO'd or removed."""
         if self._geo_version == self._version:
             return
-        xy = self.state.xy
-        rank, piece = self.table.cover_of(xy)
-        rank = np.asarray(rank, dtype=int).copy()
-        for m in self.state.models:
-            if m.profile.flying or m.glide:
-                rank[m.index] = 0
-        self._cover = rank
-        self._piece = np.asarray(piece, dtype=int)
-        self._height = np.asarray(self.table.height_of(xy), dtype=float)
-        self._dist = edge_distances(xy, self.state.radii)
-        # Who is in melee with whom (R-P5): active opposing models in base contact. KOs and
-        # removals bump the version (damage.inflict, remove_casualties), so this stays true.
-        active = np.fromiter((m.active for m in self.state.models), dtype=bool, count=len(self.state.models))
-        melee = (self._dist <= CONTACT) & self._enemy_matrix() & active[:, None] & active[None, :]
-        np.fill_diagonal(melee, False)
-        self._melee = melee
+        s = self.state
+        models = s.models
+        n = len(models)
+        pts = s.xy.tolist()
+        act = [m.active for m in models]
+        prev = self._geo_pts
+        if prev is None or len(prev) != n:
+            moved = list(range(n))
+            dist = edge_distances(s.xy, s.radii)
+        else:
+            moved = [k for k in range(n) if pts[k] != prev[k]]
+            if not moved:
+                dist = self._dist
+            elif 3 * len(moved) > n:
+                dist = edge_distances(s.xy, s.radii)
+            else:
+                dist = self._dist.copy()  # a copy: `distances()` handed out the old one
+                radii = s.radii.tolist()
+                for k in moved:
+                    xk, yk = pts[k]
+                    rk = radii[k]
+                    centre = [math.sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y)) for x, y in pts]
+                    dist[k] = [c - rk - r for c, r in zip(centre, radii, strict=True)]
+                    dist[:, k] = [c - r - rk for c, r in zip(centre, radii, strict=True)]
+                    dist[k, k] = 0.0
+        self._dist = dist
+        self._geo_pts = pts
+        if moved or act != self._geo_act:
+            # Who is in melee with whom (R-P5): active opposing models in base contact (never
+            # oneself: a model is not its own enemy). KOs and removals bump the version
+            # (damage.inflict, remove_casualties), so this stays true.
+            if act != self._geo_act:
+                on = np.array(act, dtype=bool)
+                self._enemy_active = self._enemy_matrix() & on[:, None] & on[None, :]
+                self._geo_act = act
+            melee = (dist <= CONTACT) & self._enemy_active
+            self._melee = melee
+            self._in_melee = melee.any(axis=1).tolist()
         self._geo_version = self._version
+
+    def _refresh_cover(self) -> None:
+        """Cover and height per model (R-B2): asked again only for the models that moved."""
+        if self._cover_version == self._version:
+            return
+        xy = self.state.xy
+        pts = xy.tolist()
+        prev = self._cover_pts
+        if prev is None or len(prev) != len(pts) or self._cover_table is not self.table:
+            moved = list(range(len(pts)))
+            self._rank = [0] * len(pts)
+            self._piece = [-1] * len(pts)
+            self._height = [0.0] * len(pts)
+        else:
+            moved = [k for k in range(len(pts)) if pts[k] != prev[k]]
+        if moved:
+            sub = xy[moved]
+            rank, piece = self.table.cover_of(sub)
+            self._rank, self._piece, self._height = list(self._rank), list(self._piece), list(self._height)
+            for k, r, c, h in zip(
+                moved, rank.tolist(), piece.tolist(), self.table.height_of(sub).tolist(), strict=True
+            ):
+                self._rank[k], self._piece[k], self._height[k] = int(r), int(c), float(h)
+        # Flyers are never in cover (R-B4), read now: gliding starts and ends with a `moved()`.
+        self._cover = [
+            0 if m.profile.flying or m.glide else r
+            for m, r in zip(self.state.models, self._rank, strict=True)
+        ]
+        self._cover_pts = pts
+        self._cover_table = self.table
+        self._cover_version = self._version
 
     def add_terrain(self, table: Table) -> None:
         """Play on `table` from now on (it gained a piece: an Earth Wall); undo takes it back."""
@@ -91,17 +161,17 @@ class TableQueries:
 
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
-        self._refresh_geo()
-        return int(self._cover[model.index])
+        self._refresh_cover()
+        return self._cover[model.index]
 
     def cover_piece(self, model: ModelState) -> str | None:
-        self._refresh_geo()
-        i = int(self._piece[model.index])
+        self._refresh_cover()
+        i = self._piece[model.index]
         return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
 
     def height(self, model: ModelState) -> float:
-        self._refresh_geo()
-        return float(self._height[model.index])
+        self._refresh_cover()
+        return self._height[model.index]
 
     def distance(self, a: ModelState, b: ModelState) -> float:
         """Base edge to base edge (R-C6)."""
@@ -126,8 +196,9 @@ class TableQueries:
     def in_melee(self, model: ModelState) -> bool:
         if not model.active:
             return False
-        self._refresh_geo()
-        return bool(self._melee[model.index].any())
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        return self._in_melee[model.index]
 
     def _enemy_matrix(self) -> np.ndarray:
         """(n, n) True where two models are on different teams; teams never change in a game."""
@@ -141,32 +212,9 @@ class TableQueries:
     def sight(self) -> np.ndarray:
         """Who sees whom (R-B3), one table per arrangement of the models, Seismic Sense included."""
         if self._sight_version != self._version or self._sight is None:
-            # Only models on the table see or (with models_block_sight) block; removed ones are gone.
-            models = self.state.models
-            on = np.fromiter((m.on_table for m in models), dtype=bool, count=len(models))
-            xy, radii = self.state.xy[on], self.state.radii[on]
-            base = self._sight_base
-            if base is not None and base[0] is self.table and base[3] == on.tobytes():
-                # Only the pairs of models that moved are asked again (battlefield.sight_table_update).
-                moved = (base[1] != xy).any(axis=1)
-                sub = (
-                    base[2]
-                    if not moved.any()
-                    else np.asarray(
-                        sight_table_update(
-                            self.table, base[2], xy, radii, moved, block_bases=self.options.models_block_sight
-                        ),
-                        dtype=bool,
-                    )
-                )
-            else:
-                sub = np.array(
-                    sight_table(self.table, xy, radii, block_bases=self.options.models_block_sight),
-                    dtype=bool,
-                )
-            self._sight_base = (self.table, xy.copy(), sub, on.tobytes())
-            vis = np.zeros((len(models), len(models)), dtype=bool)
-            vis[np.ix_(on, on)] = sub
+            store = self._pair_sight()
+            store.solve(store.unknown(), self.state.radii)
+            vis = np.array(store.vis, dtype=bool)
             self._refresh_geo()
             for m in self.state.models:
                 sense = senses.sense_range(cast("Ctx", self), m)  # the game mixing this in is the Ctx
@@ -178,7 +226,73 @@ class TableQueries:
         return self._sight
 
     def sees(self, a: ModelState, b: ModelState) -> bool:
-        return bool(self.sight()[a.index, b.index])
+        """One entry of `sight()`, computing only the pairs it needs: the unknown pairs of the
+        asker's row on the asked model's side (most likely the next questions: its other enemies)."""
+        if self._sight_version == self._version and self._sight is not None:
+            return bool(self._sight[a.index, b.index])
+        store = self._pair_sight()
+        i, j = a.index, b.index
+        if not store.known[i][j]:
+            foe = self._enemy_rows()[i]
+            row = store.known[i]
+            side = foe[j]
+            store.solve(
+                ((min(i, c), max(i, c)) for c in range(store.n) if not row[c] and foe[c] == side),
+                self.state.radii,
+            )
+        if store.vis[i][j]:
+            return True
+        return self._senses(a, b)
+
+    def sees_any(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> bool:
+        """Whether any `a` sees its `b` (R-B3): `any(sees(a, b) for a, b in pairs)`, asked cheapest
+        first — the pairs already known, then Seismic Sense, then the unknown ones in one batch."""
+        if not pairs:
+            return False
+        if self._sight_version == self._version and self._sight is not None:
+            vis = self._sight
+            return any(vis[a.index, b.index] for a, b in pairs)
+        store = self._pair_sight()
+        known, seen = store.known, store.vis
+        todo = []
+        for a, b in pairs:
+            i, j = a.index, b.index
+            if not known[i][j]:
+                todo.append((min(i, j), max(i, j)))
+            elif seen[i][j]:
+                return True
+        sense = senses.sense_ranges(cast("Ctx", self))
+        if any(sense[a.index] > 0 and self._senses(a, b) for a, b in pairs):
+            return True
+        store.solve(todo, self.state.radii)
+        return any(seen[i][j] for i, j in todo)
+
+    def _senses(self, a: ModelState, b: ModelState) -> bool:
+        """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""
+        sense = senses.sense_range(cast("Ctx", self), a)
+        if sense > 0:
+            self._refresh_geo()
+            return bool(self._dist[a.index, b.index] <= sense)
+        return False
+
+    def _enemy_rows(self) -> list[list[bool]]:
+        """`_enemy_matrix()` as lists, for questions asked one pair at a time."""
+        cached: list[list[bool]] | None = self.memo.get("enemy_rows")
+        if cached is None or len(cached) != len(self.state.models):
+            cached = self.memo["enemy_rows"] = self._enemy_matrix().tolist()
+        return cached
+
+    def _pair_sight(self) -> PairSight:
+        """The terrain sight of the pairs known for the current arrangement (`engine.sight_pairs`)."""
+        store = self._sight_store
+        if store is not None and self._sight_store_version == self._version:
+            return store
+        models = self.state.models
+        if store is None or store.table is not self.table or store.n != len(models):
+            store = self._sight_store = PairSight(self.table, len(models), self.options.models_block_sight)
+        store.sync(self.state.xy, [m.on_table for m in models])
+        self._sight_store_version = self._version
+        return store
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
         self._refresh_geo()

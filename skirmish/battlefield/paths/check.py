@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
-from skirmish.battlefield.paths.kernel import _seg_hits, _violations
+from skirmish.battlefield.paths.kernel import _blocked, _seg_hits, _violations
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
 from skirmish.battlefield.table import Table
 
@@ -46,8 +46,7 @@ def _legal_points(
     """Per point: on the table and clear of the obstacles (all, or only the selected ones)."""
     if len(pts) == 0:
         return np.zeros(0, dtype=bool)
-    bad_b, bad_t = _violations(obs, pts, pts, base_sel, piece_sel)
-    return ~_off_table(table, pts, obs.radius) & ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
+    return ~_off_table(table, pts, obs.radius) & ~_blocked(obs, pts, pts, base_sel, piece_sel)
 
 
 def _legal_point_py(table: Table, obs: _Obstacles, x: float, y: float) -> bool:
@@ -173,8 +172,7 @@ def _straight_py(
     hx = table.width - lo
     hy = table.height - lo
     ok = np.zeros(len(e), dtype=bool)
-    bad_b, bad_t = _violations(obs, s, e)
-    blocked: list[bool] = np.asarray(bad_b.any(axis=1) | bad_t.any(axis=1)).tolist()
+    blocked: list[bool] = _blocked(obs, s, e).tolist()
     foes = [
         (cx, cy, c + CONTACT)
         for cx, cy, c, f in zip(

@@ -26,6 +26,10 @@ BOX_SLACK = 1e-9
 call too close (float noise); both code paths then give the exact test's answer."""
 
 
+OBSTACLE_MEMO = 256
+"""Obstacle sets remembered per table (oldest forgotten first)."""
+
+
 _NO_EDGES = EdgeKernel(np.empty((0, 2, 2)), np.empty(0, dtype=np.int64), 0)
 
 
@@ -179,18 +183,41 @@ class Mover:
 
     def obstacles(self, start: np.ndarray, *, target: int | None = None, contact: bool = True) -> _Obstacles:
         """What this mover must keep clear of when it starts at `start` (see `_obstacles`);
-        `contact=False` leaves enemies at plain overlap clearance (the caller judges contact)."""
-        return _obstacles(
-            self.table,
+        `contact=False` leaves enemies at plain overlap clearance (the caller judges contact).
+
+        Remembered on the table, keyed on every input exactly (bytes of the positions, radii,
+        masks and start): one step asks the same mover the same question several times (its
+        straight candidates, its path searches, the engine's check of the chosen move). The
+        answer is shared, so nobody may modify it (nobody does: obstacles are read-only)."""
+        enemy = self.enemy if contact else None
+        key = (
             self.index,
-            self.xy,
-            self.radii,
-            self.enemy if contact else None,
-            start,
-            flying=self.flying,
-            ignore=self.ignore,
-            target=target,
+            self.xy.tobytes(),
+            self.radii.tobytes(),
+            None if enemy is None else np.asarray(enemy, dtype=bool).tobytes(),
+            np.asarray(start, dtype=float).tobytes(),
+            self.flying,
+            None if self.ignore is None else np.asarray(self.ignore, dtype=bool).tobytes(),
+            target,
         )
+        memo = self.table.obstacle_memo
+        hit = memo.get(key)
+        if not isinstance(hit, _Obstacles):
+            hit = _obstacles(
+                self.table,
+                self.index,
+                self.xy,
+                self.radii,
+                enemy,
+                start,
+                flying=self.flying,
+                ignore=self.ignore,
+                target=target,
+            )
+            if len(memo) >= OBSTACLE_MEMO:
+                memo.pop(next(iter(memo)))
+            memo[key] = hit
+        return hit
 
     def replace(self, **changes: Any) -> Mover:
         """The same mover with some fields changed (e.g. another `ignore` for a retreat)."""

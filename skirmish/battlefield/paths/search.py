@@ -15,43 +15,41 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
-from skirmish.battlefield.paths.kernel import _seg_hits, _violations, near_segment
-from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
-from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents
+from skirmish.battlefield.paths.kernel import (
+    BLOCKED_SMALL,
+    _point_near,
+    _seg_clear,
+    _seg_hits,
+    _violations,
+    near_segment,
+)
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
+from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents, _point_tangents_py
 from skirmish.battlefield.table import Table
 
 RING = 24
 """Candidate end points around a goal disc when the straight approach is blocked."""
 
 
-def _astar(
+def _graph_numpy(
     table: Table,
     obs: _Obstacles,
-    start: np.ndarray,
-    centre: np.ndarray,
-    goal_r: float,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
     inc_b: np.ndarray,
     inc_t: np.ndarray,
-    ring: np.ndarray,
-) -> np.ndarray | None:
-    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
-
-    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
-    mover's radius, see `_discs`): a shortest path among them is straight segments along common
-    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
-    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
-    arcs between angularly neighbouring points of one circle; each node also finishes straight
-    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
-    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
-    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
-
-    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
-    tested only when its entry comes off the heap, dropped if blocked. With a consistent
-    heuristic (distance to the goal circle) this pops what checking every edge up front would.
-    """
-    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
-    sx, sy = float(start[0]), float(start[1])
-    gx, gy = float(centre[0]), float(centre[1])
+) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+    """The tangent graph's nodes: per node (0 is the start) its circle, its angle on it, its
+    point and its partner (the other end of its tangent segment; 0 the start, -1 the goal centre,
+    -1 for the start itself). Nodes are the tangent points (circle to circle, start to circle,
+    goal centre to circle) and the start where it lies on a circle, kept when legal against the
+    included obstacles (a bitangent only with both ends), ordered by circle, then angle. In numpy,
+    for many circles (`_graph_py` for a few)."""
     # Tangent points: circle to circle (paired), start to circle, goal centre to circle.
     ba, bax, bay, bb, bbx, bby = _bitangents(cx, cy, rad)
     sd, stx, sty, s_on = _point_tangents(sx, sy, cx, cy, rad)
@@ -90,12 +88,153 @@ def _astar(
     new_id[1 + kept] = 1 + np.arange(len(kept))
     part = partner[kept]
     part = np.where(part > 0, new_id[np.maximum(part, 0)], part)  # -1 stays -1 (goal tangents)
-    n = 1 + len(kept)
     node_disc = [-1, *disc[kept].tolist()]
     node_ang = [0.0, *ang[order].tolist()]
     px = [sx, *xs[kept].tolist()]
     py = [sy, *ys[kept].tolist()]
     node_part = [-1, *part.tolist()]
+    return node_disc, node_ang, px, py, node_part
+
+
+def _graph_py(
+    table: Table,
+    obs: _Obstacles,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+    """`_graph_numpy` in plain floats for a few circles, where numpy's per-call overhead is the
+    cost: the same formulas in the same order (the bitangents use only +, -, *, / and sqrt, which
+    IEEE doubles round the same either way), the same node order, and numpy itself for the
+    transcendental functions (tangents from a point, node angles), on arrays of the same values."""
+    cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
+    k = len(cxl)
+    pairs = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            dx = cxl[j] - cxl[i]
+            dy = cyl[j] - cyl[i]
+            pairs.append((i, j, dx, dy, dx * dx + dy * dy))
+    # The common tangents' two ends, in `_bitangents`' order (sign pair, then circle pair).
+    disc: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    bd: list[int] = []
+    bx: list[float] = []
+    by: list[float] = []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        for i, j, dx, dy, z in pairs:
+            r1 = s1 * radl[i]
+            r2 = s2 * radl[j]
+            dr = r2 - r1
+            dsc = z - dr * dr
+            if dsc > 1e-12 and z > 1e-18:
+                sq = math.sqrt(dsc)
+                a = (dr * dx + dy * sq) / z
+                b = (dr * dy - dx * sq) / z
+                disc.append(i)
+                xs.append(cxl[i] - r1 * a)
+                ys.append(cyl[i] - r1 * b)
+                bd.append(j)
+                bx.append(cxl[j] - r2 * a)
+                by.append(cyl[j] - r2 * b)
+    nt = len(disc)
+    sd, stx, sty, s_on = _point_tangents_py(sx, sy, cxl, cyl, radl)
+    gd, gtx, gty, _ = _point_tangents_py(gx, gy, cxl, cyl, radl)
+    n_sd, n_gd, n_on = len(sd), len(gd), len(s_on)
+    disc += bd + sd + gd + s_on
+    xs += bx + stx + gtx + [sx] * n_on
+    ys += by + sty + gty + [sy] * n_on
+    partner = [*range(1 + nt, 1 + 2 * nt), *range(1, 1 + nt), *[0] * n_sd, *[-1] * n_gd, *[0] * n_on]
+    m = len(disc) - n_on
+    if m * (len(inc_b) + len(inc_t)) > BLOCKED_SMALL:
+        legal = _legal_points(table, obs, np.array([xs[:m], ys[:m]]).T.copy(), inc_b, inc_t).tolist()
+        legal += [True] * n_on
+        for q in range(nt):
+            both = legal[q] and legal[nt + q]
+            legal[q] = legal[nt + q] = both
+    else:
+        # Point by point (what `_legal_points` answers): a bitangent's second end is asked only
+        # when its first is legal, as the pair is kept only with both.
+        bases, pieces = obs.bases_py(), obs.kern.py
+        sel_b = [bases[j] for j in inc_b.tolist()]
+        sel_p = [pieces[k] for k in inc_t.tolist()]
+        tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
+        lo = obs.radius - 1e-9
+        hx, hy = table.width - lo, table.height - lo
+
+        def ok(q: int) -> bool:
+            x, y = xs[q], ys[q]
+            if x < lo or x > hx or y < lo or y > hy:  # `_off_table`'s test, NaN included
+                return False
+            return not _point_near(x, y, sel_b, sel_p, tl, tl2, False)
+
+        legal = [False] * len(disc)
+        for q in range(nt):
+            legal[q] = legal[nt + q] = ok(q) and ok(nt + q)
+        for q in range(2 * nt, m):
+            legal[q] = ok(q)
+        for q in range(m, len(disc)):
+            legal[q] = True
+    keep = [q for q, ok in enumerate(legal) if ok]
+    ang = np.arctan2(
+        np.array([ys[q] - cyl[disc[q]] for q in keep]), np.array([xs[q] - cxl[disc[q]] for q in keep])
+    ).tolist()
+    order = sorted(range(len(keep)), key=lambda r: (disc[keep[r]], ang[r]))
+    kept = [keep[r] for r in order]
+    new_id = [-1] * (len(disc) + 1)
+    new_id[0] = 0
+    for r, q in enumerate(kept):
+        new_id[1 + q] = 1 + r
+    node_disc = [-1, *(disc[q] for q in kept)]
+    node_ang = [0.0, *(ang[r] for r in order)]
+    px = [sx, *(xs[q] for q in kept)]
+    py = [sy, *(ys[q] for q in kept)]
+    node_part = [-1, *(new_id[partner[q]] if partner[q] > 0 else partner[q] for q in kept)]
+    return node_disc, node_ang, px, py, node_part
+
+
+GRAPH_SMALL = 10
+"""Tangent graphs of at most this many circles are built in plain floats (`_graph_py`)."""
+
+
+def _astar(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray | None:
+    """A* from start to the disc (centre, goal_r) over the tangent graph of the included obstacles.
+
+    The obstacles are circles (bases grown by both radii, convex corners of pieces grown by the
+    mover's radius, see `_discs`): a shortest path among them is straight segments along common
+    tangents and arcs along circles, so the graph's nodes are the tangent points (start to
+    circle, circle to circle, goal centre to circle) and its edges those tangent segments and the
+    arcs between angularly neighbouring points of one circle; each node also finishes straight
+    toward the goal centre, stopping on the goal circle, or at one of the legal `ring` points.
+    Costs are exact (arc length R x angle), so the path found is the exact shortest among the
+    included obstacles (with NODE_MARGIN); it is drawn as a polyline (`_arc`) within ARC_TOL.
+
+    Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
+    tested only when its entry comes off the heap, dropped if blocked. With a consistent
+    heuristic (distance to the goal circle) this pops what checking every edge up front would.
+    """
+    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
+    sx, sy = float(start[0]), float(start[1])
+    gx, gy = float(centre[0]), float(centre[1])
+    build = _graph_py if len(cx) <= GRAPH_SMALL else _graph_numpy
+    node_disc, node_ang, px, py, node_part = build(table, obs, cx, cy, rad, sx, sy, gx, gy, inc_b, inc_t)
+    n = len(node_disc)
     # Angular neighbours on each circle (cyclic), as next/prev node ids.
     nxt = list(range(n))
     prv = list(range(n))
@@ -111,17 +250,22 @@ def _astar(
                 prv[v] = v - 1 if v > lo else hi
         lo = hi + 1
     start_children = [v for v in range(1, n) if node_part[v] == 0]
-    rings = ring.tolist() if goal_r > 0 else []
+    rings = [(x, y) for x, y in ring.tolist()] if goal_r > 0 else []
+    ring_nodes = [(n + r, x, y) for r, (x, y) in enumerate(rings)]
     n_ring = len(rings)
     fin = n + n_ring  # the virtual straight finish (its end point depends on the parent)
     hl = [max(math.hypot(px[v] - gx, py[v] - gy) - goal_r, 0.0) for v in range(n)]
     cxl, cyl, radl = cx.tolist(), cy.tolist(), rad.tolist()
     bsel = inc_b.tolist()
     psel = inc_t.tolist()
+    bases = obs.bases_py()
+    sel_b = [bases[j] for j in bsel]
+    sel_p = [obs.kern.py[k] for k in psel]
+    tl = obs.tlim + BOX_SLACK
+    tl2 = obs.tlim2
     lo_x = obs.radius - 1e-9
     hi_x = table.width - lo_x
     hi_y = table.height - lo_x
-    g = [math.inf] * (fin + 1)
     parent = [-1] * (fin + 1)
     geom: list[list[tuple[float, float]]] = [[] for _ in range(fin + 1)]
     closed = [False] * (fin + 1)
@@ -138,7 +282,7 @@ def _astar(
                 k = goal_r / dc if dc > 0 else 0.0
                 pts = [(gx + dx * k, gy + dy * k)]
             elif v > n - 1:
-                pts = [tuple(rings[v - n])]
+                pts = [rings[v - n]]
             elif turn:
                 j = node_disc[v]
                 a0 = node_ang[u]
@@ -151,23 +295,19 @@ def _astar(
                 if x1 < lo_x or x1 > hi_x or y1 < lo_x or y1 > hi_y:
                     blocked = True
                     break
-                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, True, True)
-                if hb or ht:
+                if not _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2):
                     blocked = True
                     break
                 x0, y0 = x1, y1
             if blocked:
                 continue
             if v == fin and not (
-                not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
-                and _lands(table, obs, np.array([[x0, y0]]))[0]
+                not _point_near(x0, y0, sel_b, sel_p, tl, tl2, False)
+                and (not obs.flying or _lands(table, obs, np.array([[x0, y0]]))[0])
             ):
                 continue
-            g[v] = gv
             parent[v] = u
             geom[v] = pts
-        else:
-            g[v] = 0.0
         closed[v] = True
         if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
             chain: list[tuple[float, float]] = []
@@ -195,9 +335,9 @@ def _astar(
         if dc > goal_r + 1e-12:
             c = gv + dc - goal_r
             heapq.heappush(heap, (c, fin, v, 0, c))
-        for r, (qx, qy) in enumerate(rings):
+        for w, qx, qy in ring_nodes:
             c = gv + math.hypot(qx - ux, qy - uy)
-            heapq.heappush(heap, (c, n + r, v, 0, c))
+            heapq.heappush(heap, (c, w, v, 0, c))
     return None
 
 
@@ -331,12 +471,16 @@ def _search_now(
             return path
         pts = path.tolist()
         probes.extend((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True))
-        bad_b, bad_t = _violations(obs, path[:-1], path[1:])
-        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
-        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        # Only the obstacles left out can add to the graph (an included one is already in it),
+        # so only they are asked about.
         have_b: set[int] = set(inc_b.tolist())
         have_t: set[int] = set(inc_t.tolist())
-        if new_b <= have_b and new_t <= have_t:
+        rest_b = np.array([j for j in range(len(obs.centres)) if j not in have_b], dtype=np.int64)
+        rest_t = np.array([j for j in range(len(obs.polys)) if j not in have_t], dtype=np.int64)
+        bad_b, bad_t = _violations(obs, path[:-1], path[1:], rest_b, rest_t)
+        new_b: set[int] = set(np.flatnonzero(bad_b.any(axis=0)).tolist())
+        new_t: set[int] = set(np.flatnonzero(bad_t.any(axis=0)).tolist())
+        if not new_b and not new_t:
             return path
         inc_b = np.array(sorted(have_b | new_b), dtype=np.int64)
         inc_t = np.array(sorted(have_t | new_t), dtype=np.int64)

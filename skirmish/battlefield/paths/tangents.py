@@ -123,6 +123,36 @@ def _point_tangents(
     return disc, cx[disc] + r * np.cos(ang), cy[disc] + r * np.sin(ang), np.flatnonzero(~out)
 
 
+def _point_tangents_py(
+    px: float, py: float, cxl: list[float], cyl: list[float], radl: list[float]
+) -> tuple[list[int], list[float], list[float], list[int]]:
+    """`_point_tangents` for a few circles, as lists: the same formulas in the same order in plain
+    floats, and numpy for the transcendental functions, on arrays of the same values and lengths."""
+    ks: list[int] = []
+    uxs: list[float] = []
+    uys: list[float] = []
+    ratio: list[float] = []
+    on: list[int] = []
+    for q, (cx, cy, rad) in enumerate(zip(cxl, cyl, radl, strict=True)):
+        ux = px - cx
+        uy = py - cy
+        d = math.sqrt(ux * ux + uy * uy)
+        if d > rad * (1 + 1e-12):
+            ks.append(q)
+            uxs.append(ux)
+            uys.append(uy)
+            ratio.append(rad / d)
+        else:
+            on.append(q)
+    base = np.arctan2(np.array(uys, dtype=float), np.array(uxs, dtype=float))
+    alpha = np.arccos(np.array(ratio, dtype=float))
+    ang = np.concatenate([base + alpha, base - alpha])
+    disc = ks + ks
+    xs = [cxl[q] + radl[q] * c for q, c in zip(disc, np.cos(ang).tolist(), strict=True)]
+    ys = [cyl[q] + radl[q] * s for q, s in zip(disc, np.sin(ang).tolist(), strict=True)]
+    return disc, xs, ys, on
+
+
 def _arc(
     cx: float, cy: float, rad: float, a0: float, sweep: float, turn: int, end: tuple[float, float]
 ) -> list[tuple[float, float]]:

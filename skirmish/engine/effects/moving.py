@@ -90,12 +90,14 @@ def default_goals(game: Ctx, m: ModelState) -> list[np.ndarray]:
     here = s.xy[m.index]
     goals: list[np.ndarray] = []
     foes = [o for o in s.models if o.active and game.enemies(o, m)]
+    # The nearest of each (the first of equals): the same hypot per element as one at a time.
     if foes:
-        f = min(foes, key=lambda o: float(np.hypot(*(s.xy[o.index] - here))))
-        goals.append(beside(game, m, f))
+        d = s.xy[[o.index for o in foes]] - here
+        goals.append(beside(game, m, foes[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))]))
     covers = cover_points(game)
     if covers:
-        goals.append(min(covers, key=lambda p: float(np.hypot(*(p - here)))))
+        d = game.memo["cover_points"][2] - here
+        goals.append(covers[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))])
     return goals
 
 
@@ -110,7 +112,7 @@ def cover_points(game: Ctx) -> list[np.ndarray]:
         if t.cover.rank >= 2 and not t.impassable:
             p = shapely.Polygon(t.polygon).point_on_surface()
             pts.append(np.array([p.x, p.y]))
-    game.memo["cover_points"] = (game.table, pts)
+    game.memo["cover_points"] = (game.table, pts, np.array(pts, dtype=float).reshape(-1, 2))
     return list(pts)
 
 

@@ -66,9 +66,8 @@ def _grid(zone: BaseGeometry, blocked: BaseGeometry, r: float) -> np.ndarray:
     return pts[order]
 
 
-def _clear(game: Ctx, x: float, y: float, r: float, others: list[int]) -> bool:
-    s = game.state
-    return all(np.hypot(x - s.xy[j, 0], y - s.xy[j, 1]) >= r + s.radii[j] + SPACING - 1e-9 for j in others)
+def _clear(xy: np.ndarray, radii: np.ndarray, x: float, y: float, r: float, others: list[int]) -> bool:
+    return all(np.hypot(x - xy[j, 0], y - xy[j, 1]) >= r + radii[j] + SPACING - 1e-9 for j in others)
 
 
 def auto_deploy(game: Ctx) -> None:
@@ -77,23 +76,49 @@ def auto_deploy(game: Ctx) -> None:
     Deterministic: grid order is fixed, so the same scenario and troupes always start alike.
     """
     s = game.state
+    # The placement is a function of the zones, the table's pieces and each player's bases in
+    # order, so it is kept on the (shared, prepared) table under exactly those values: the next
+    # game of the same scenario and troupes starts without building a grid.
+    key = (
+        tuple((z.player, tuple(map(tuple, z.polygon))) for z in game.scenario.deployment),
+        tuple((m.player, float(s.radii[m.index])) for m in s.models),
+    )
+    cache = game.table.memo.setdefault("auto_deploy", {})
+    assert isinstance(cache, dict)
+    found = cache.get(key)
+    if found is None:
+        found = _deploy(game)
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = found
+    s.xy[:] = found
+    game.moved()
+
+
+def _deploy(game: Ctx) -> np.ndarray:
+    s = game.state
+    xy = s.xy.copy()
     blocked = impassable_area(game)
     placed: list[int] = []
+    grids: dict[tuple[int, float], np.ndarray] = {}
     for p in range(len(s.players)):
         zone = zone_of(game, p)
         for m in game.player_models(p):
             r = float(s.radii[m.index])
-            pts = _grid(zone, blocked, r)
+            pts = grids.get((p, r))
+            if pts is None:
+                pts = grids[(p, r)] = _grid(zone, blocked, r)
             if len(pts) == 0:
                 raise ValueError(f"deployment zone of {s.players[p].name} has no room for {m.id}")
             for x, y in pts:
-                if _clear(game, x, y, r, placed):
-                    s.xy[m.index] = (x, y)
+                if _clear(xy, s.radii, x, y, r, placed):
+                    xy[m.index] = (x, y)
                     placed.append(m.index)
                     break
             else:
                 raise ValueError(f"deployment zone of {s.players[p].name} is too small for its troupe")
-    game.moved()
+    xy.setflags(write=False)
+    return xy
 
 
 def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
@@ -103,6 +128,6 @@ def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
     r = float(s.radii[model.index])
     others = [o.index for o in s.models if o.on_table and o is not model]
     for x, y in _grid(zone_of(game, model.player), impassable_area(game), r):
-        if _clear(game, x, y, r, others):
+        if _clear(s.xy, s.radii, x, y, r, others):
             return float(x), float(y)
     return None

@@ -15,13 +15,24 @@ if TYPE_CHECKING:
 
 def sense_range(game: Ctx, m: ModelState) -> float:
     """Seismic Sense: the range within which a model sees through sight-blocking terrain and hiding models."""
-    if not m.active:
-        return 0.0
-    best = 0.0
-    for a in abilities_of(m, game.armoury(m)):
-        if a.effect == "sense":
-            best = max(best, float(a.params.get("range", a.range or 0)))
-    return best
+    return sense_ranges(game)[m.index] if m.active else 0.0
+
+
+def sense_ranges(game: Ctx) -> list[float]:
+    """Each model's Seismic Sense range by index, active or not (0 without the ability): a model's
+    abilities (its profile and its player's armoury) never change during a game."""
+    found: list[float] | None = game.memo.get("sense_ranges")
+    models = game.state.models
+    if found is None or len(found) != len(models):
+        found = []
+        for m in models:
+            best = 0.0
+            for a in abilities_of(m, game.armoury(m)):
+                if a.effect == "sense":
+                    best = max(best, float(a.params.get("range", a.range or 0)))
+            found.append(best)
+        game.memo["sense_ranges"] = found
+    return found
 
 
 def finds_hidden(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from skirmish.engine.core.log import score_data
 from skirmish.engine.core.state import ModelState, abilities_of, ranged_weapons
 from skirmish.engine.effects.damage import inflict
-from skirmish.rules.combat import dodge_score, resolve_shot, shooting_score
+from skirmish.rules.combat import ShotRoll, dodge_score, resolve_shot, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
 
 if TYPE_CHECKING:
@@ -47,6 +47,15 @@ def shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
 
 
 def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
+    # What a model shoots with never changes during a game; which of it the scenario blocks may.
+    every: dict[str, list[ShotSpec]] = game.memo.setdefault("shot_specs_all", {})
+    specs = every.get(m.id)
+    if specs is None:
+        specs = every[m.id] = _all_shot_specs(game, m)
+    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
+
+
+def _all_shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
     specs = [
         ShotSpec(w.name, w.title, float(w.range or 0), w.damage, w.shield_breaker, 0, w.element, 0, False)
         for w in ranged_weapons(m, game.armoury(m))
@@ -67,7 +76,7 @@ def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
                     True,
                 )
             )
-    return [sp for sp in specs if not game.rules.element_blocked(m, sp.element)]
+    return specs
 
 
 def effective_cover(game: Ctx, target: ModelState, shooter: ModelState | None = None) -> int:
@@ -146,6 +155,21 @@ def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) 
         return
     start = len(game.dice.history)
     roll = resolve_shot(game.dice, attack, dodge)
+    if game.logging:
+        _log_shot(game, shooter, target, spec, roll, dodge, start)
+    if roll.hit:
+        inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)
+
+
+def _log_shot(
+    game: Ctx,
+    shooter: ModelState,
+    target: ModelState,
+    spec: ShotSpec,
+    roll: ShotRoll,
+    dodge: Score,
+    start: int,
+) -> None:
     if roll.auto_hit:
         text = (
             f"{shooter.name} fires {spec.title}: {roll.attack.explain()}; {target.name} cannot dodge "
@@ -167,5 +191,3 @@ def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) 
         hit=roll.hit,
         auto_hit=roll.auto_hit,
     )
-    if roll.hit:
-        inflict(game, target, spec.damage, shield_breaker=spec.shield_breaker, by=shooter, source=spec.title)

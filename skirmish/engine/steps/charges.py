@@ -43,7 +43,12 @@ def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
 
 
 def has_options(game: Ctx, player: int) -> bool:
-    return any(can_charge(game, m) and charge_targets(game, m) for m in game.player_models(player))
+    """Some model may declare a charge: it can charge and sees an active enemy (one sight batch)."""
+    chargers = [m for m in game.player_models(player) if can_charge(game, m)]
+    if not chargers:
+        return False
+    foes = [t for t in game.state.models if t.active]
+    return game.sees_any([(m, t) for m in chargers for t in foes if game.enemies(m, t)])
 
 
 def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:
@@ -118,12 +123,13 @@ def _charge_home(game: Ctx, m: ModelState, t: ModelState, path: np.ndarray, verb
     m.charged_into_cover = game.cover(t) >= 2
     place(game, m, path)
     m.charged = True
-    game.emit(
-        "charge",
-        f'{m.name} {verb} {t.name}: {path_length(path):.1f}" into base contact',
-        (m.id, t.id),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "charge",
+            f'{m.name} {verb} {t.name}: {path_length(path):.1f}" into base contact',
+            (m.id, t.id),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def counter_path(game: Ctx, t: ModelState, m: ModelState) -> tuple[np.ndarray, float] | None:

@@ -213,6 +213,16 @@ def do_disengage(game: Ctx, action: Disengage) -> None:
     )
 
 
+def _zone_polygons(game: Ctx) -> list[shapely.Polygon]:
+    """The scenario's scoring zones as polygons, built once a game (kept with the scenario object
+    they were built from, so they cannot outlive it)."""
+    found = game.memo.get("zone_polygons")
+    if found is None or found[0] is not game.scenario:
+        polys = [shapely.Polygon(zone.polygon) for zone in game.scenario.scoring.zones]
+        found = game.memo["zone_polygons"] = (game.scenario, polys)
+    return list(found[1])
+
+
 def tally(game: Ctx) -> None:
     """R-E3: KOs made this turn and zones held score Battle Points, per player, per turn."""
     s = game.state
@@ -227,9 +237,11 @@ def tally(game: Ctx) -> None:
             points[ko_by[m.id]] += ko_points
             if ko_points:
                 why[ko_by[m.id]].append(f"KO of {m.name}: +{ko_points}")
-    for zone in game.scenario.scoring.zones:
-        poly = shapely.Polygon(zone.polygon)
-        holders = [m for m in s.models if m.active and shapely.contains_xy(poly, *s.xy[m.index])]
+    active = [m for m in s.models if m.active]
+    xy = s.xy[[m.index for m in active]].reshape(-1, 2)
+    for zone, poly in zip(game.scenario.scoring.zones, _zone_polygons(game), strict=True):
+        inside = shapely.contains_xy(poly, xy[:, 0], xy[:, 1]).tolist()  # one point at a time, batched
+        holders = [m for m, held in zip(active, inside, strict=True) if held]
         teams = {game.team(m) for m in holders}
         if len(teams) == 1 and zone.points:
             # One zone scores once for the side holding it: to the allied player with the most
@@ -247,6 +259,8 @@ def tally(game: Ctx) -> None:
             why[p].append(f"scenario: {v:+d}")
     for p, v in enumerate(points):
         s.players[p].battle_points.append(v)
+    if not game.logging:
+        return
     game.emit(
         "score",
         f"Turn {s.turn} Battle Points: "

@@ -26,7 +26,8 @@ def contact_pairs(game: Ctx) -> list[tuple[int, int]]:
     """Pairs (i, j), i < j, of active opposing models in base contact, in index order."""
     s = game.state
     dist = game.distances()
-    act = [m for m in s.models if m.active]
+    # Only models in melee (R-P5: an active enemy in base contact) can be in a pair.
+    act = [m for m in s.models if m.active and game.in_melee(m)]
     pairs = []
     for a_i, a in enumerate(act):
         for b in act[a_i + 1 :]:
@@ -104,7 +105,8 @@ def resolve_melee(game: Ctx) -> None:
             scores[i] = scores[i].with_die(game.dice.d6(f"melee {s.models[i].name}"))
         group_pairs = [(a, b) for a, b in pairs if a in scores]
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
-        lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group]
+        logging = game.logging
+        lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group if logging]
         outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
         # one line per pair for readers (the UI's short form); "result" is filled in as hits land
         exchanges = [
@@ -118,14 +120,15 @@ def resolve_melee(game: Ctx) -> None:
             }
             for a, b in (group_pairs if game.record_log else [])
         ]
-        game.emit(
-            "melee",
-            "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
-            tuple(s.models[i].id for i in group),
-            rolls_from=start,
-            scores={s.models[i].id: score_data(scores[i]) for i in group},
-            exchanges=exchanges,
-        )
+        if logging:
+            game.emit(
+                "melee",
+                "Melee — " + " | ".join(lines) + " => " + ", ".join(outcome),
+                tuple(s.models[i].id for i in group),
+                rolls_from=start,
+                scores={s.models[i].id: score_data(scores[i]) for i in group},
+                exchanges=exchanges,
+            )
         for i in group:
             s.models[i].fought = True
             fought.setdefault(s.models[i].id, [])

@@ -8,6 +8,7 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.paths import Mover, move_toward
+from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
@@ -100,12 +101,13 @@ def do_move(game: Ctx, action: Move) -> None:
     validate_path(game, m, path, budget, "R-M2")
     place(game, m, path)
     m.moved = True
-    game.emit(
-        "move",
-        f'{m.name} moves {path_length(path):.1f}" (of {budget:g}")',
-        (m.id,),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "move",
+            f'{m.name} moves {path_length(path):.1f}" (of {budget:g}")',
+            (m.id,),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def move_candidates(game: Ctx, player: int) -> list[Action]:
@@ -128,23 +130,40 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     def add(path: np.ndarray | None) -> None:
         if path is None or len(path) < 2:
             return
-        end = (round(float(path[-1][0]), 3), round(float(path[-1][1]), 3))
+        pts = path.tolist()
+        end = (round(pts[-1][0], 3), round(pts[-1][1], 3))
         if end in seen or path_length(path) < 0.25:
             return
         seen.add(end)
-        moves.append(Move(m.id, tuple((float(x), float(y)) for x, y in path)))
+        moves.append(Move(m.id, tuple((x, y) for x, y in pts)))
 
-    for goal in goals if goals is not None else default_goals(game, m):
-        add(toward(game, m, goal, budget, enemy, gone))
-    # Straight lines in eight directions at full and half Move, checked in one batch.
+    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    aims = goals if goals is not None else default_goals(game, m)
+    heads = [_head(start, goal, budget) for goal in aims]
+    # Straight lines in eight directions at full and half Move; the straight line toward each
+    # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
+    # stays small enough for the plain-float check that a single line would get.
     dirs = np.array(DIRECTIONS)
     ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
-    legal = straight_moves(
-        Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone),
-        start[None, :],
-        ends,
-        max_length=budget,
-    )
+    firsts = [h for h in heads if h is not None]
+    if len(firsts) + len(ends) <= STRAIGHT_SMALL:
+        batch = np.concatenate([np.array(firsts, dtype=float).reshape(-1, 2), ends])
+        legal = straight_moves(mover, start[None, :], batch, max_length=budget)
+        clear = legal[: len(firsts)].tolist()
+        legal = legal[len(firsts) :]
+    else:
+        clear = [
+            bool(straight_moves(mover, start[None, :], h[None, :], max_length=budget)[0]) for h in firsts
+        ]
+        legal = straight_moves(mover, start[None, :], ends, max_length=budget)
+    k = 0
+    for goal, head in zip(aims, heads, strict=True):
+        if head is None:
+            continue
+        # A legal move toward the goal: the straight line when it is clear (the common case, no
+        # search), else the truncated shortest path around obstacles.
+        add(np.array([start.copy(), head]) if clear[k] else move_toward(mover, goal, budget))
+        k += 1
     for end, ok in zip(ends, legal, strict=True):
         if ok:
             add(np.array([start, end]))
@@ -154,19 +173,28 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
 def toward(
     game: Ctx, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
 ) -> np.ndarray | None:
-    """A legal move toward `goal`: the straight line when it is clear (the common case, no search),
-    else the truncated shortest path around obstacles."""
+    """The move `model_moves` lists toward `goal`, alone: the straight line when it is clear (the
+    common case, no search), else the truncated shortest path around obstacles. A bot that wants
+    only this move asks it without the eight straight lines (`queries.first_move_option`)."""
     s = game.state
     start = s.xy[m.index]
+    head = _head(start, goal, budget)
+    if head is None:
+        return None
+    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    if straight_moves(mover, start[None, :], head[None, :], max_length=budget)[0]:
+        return np.array([start.copy(), head])
+    return move_toward(mover, goal, budget)
+
+
+def _head(start: np.ndarray, goal: np.ndarray, budget: float) -> np.ndarray | None:
+    """Where the straight line toward `goal` ends after at most `budget` inches (None: at the goal)."""
     d = goal - start
     n = float(np.hypot(*d))
     if n < 1e-9:
         return None
-    end = start + d * (min(budget, n) / n)
-    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
-    if straight_moves(mover, start[None, :], end[None, :], max_length=budget)[0]:
-        return np.array([start.copy(), end])
-    return move_toward(mover, goal, budget)
+    end: np.ndarray = start + d * (min(budget, n) / n)
+    return end
 
 
 def cover_refusal(game: Ctx, m: ModelState) -> Refusal | None:

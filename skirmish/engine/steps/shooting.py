@@ -23,12 +23,19 @@ def begin_shooting(game: Ctx) -> None:
 
 
 def has_options(game: Ctx, player: int) -> bool:
-    for m in game.player_models(player):
-        if can_fire(game, m):
-            specs = [sp for sp in shot_specs(game, m) if sp.ap_cost <= m.ap]
-            if specs and any(targetable(game, m, t) for t in game.state.models):
-                return True
-    return False
+    """Some model may fire: it can, has a shot it can pay for, and sees a target (one sight batch)."""
+    shooters = [
+        m
+        for m in game.player_models(player)
+        if can_fire(game, m) and any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
+    ]
+    if not shooters:
+        return False
+    # Who may be shot at, whoever shoots (R-C1, R-C6): active and, unless the option allows, not in
+    # melee; then each shooter's enemies among them: `targetable`, with sight asked in one batch.
+    into = game.options.shoot_into_melee
+    ready = [t for t in game.state.models if t.active and (into or not game.in_melee(t))]
+    return game.sees_any([(m, t) for m in shooters for t in ready if game.enemies(m, t)])
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:

@@ -98,9 +98,9 @@ class Aimed(Effect):
             for t in ctx.state.models
             if t.active
             and ctx.enemies(m, t)
-            and ctx.sees(m, t)
             and (not premeasure or ctx.distance(m, t) <= ability_range(a, 6.0))
             and (ctx.options.shoot_into_melee or not ctx.in_melee(t))
+            and ctx.sees(m, t)  # last: the one question that may search for a line
         ]
 
     def usable(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from skirmish.engine.core.actions import UseAbility
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState, abilities_of
-from skirmish.engine.effects.abilities.registry import EFFECTS, ability_range
+from skirmish.engine.effects.abilities.registry import EFFECTS, Effect, ability_range
 from skirmish.engine.effects.shots import can_fire
 
 if TYPE_CHECKING:
@@ -36,6 +36,11 @@ def _usable(ctx: Ctx, m: ModelState, a: Ability) -> bool:
     effect = EFFECTS.get(a.effect)
     if effect is None or TIMING_STEP.get(a.timing.value) != ctx.state.step:
         return False
+    return _usable_now(ctx, m, a, effect)
+
+
+def _usable_now(ctx: Ctx, m: ModelState, a: Ability, effect: Effect) -> bool:
+    """`_usable` for an ability already known to be an action of the current step."""
     if ctx.rules.element_blocked(m, a.element):
         return False
     if m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
@@ -43,17 +48,45 @@ def _usable(ctx: Ctx, m: ModelState, a: Ability) -> bool:
     return effect.usable(ctx, m, a)
 
 
+def _actions_now(ctx: Ctx, m: ModelState) -> list[tuple[Ability, Effect]]:
+    """The model's abilities that are actions of the current step, with their effects: a model's
+    abilities never change during a game, so the step each belongs to is looked up once."""
+    cache: dict[str, list[tuple[Ability, Effect | None, str | None]]] = ctx.memo.setdefault(
+        "ability_steps", {}
+    )
+    found = cache.get(m.id)
+    if found is None:
+        found = cache[m.id] = [
+            (a, EFFECTS.get(a.effect), TIMING_STEP.get(a.timing.value))
+            for a in abilities_of(m, ctx.armoury(m))
+        ]
+    step = ctx.state.step
+    return [(a, effect) for a, effect, when in found if effect is not None and when == step]
+
+
 def candidates(ctx: Ctx, player: int) -> list[UseAbility]:
     out: list[UseAbility] = []
     for m in ctx.player_models(player):
-        for a in abilities_of(m, ctx.armoury(m)):
-            if _usable(ctx, m, a):
-                out.extend(EFFECTS[a.effect].candidates(ctx, m, a))
+        for a, effect in _actions_now(ctx, m):
+            if _usable_now(ctx, m, a, effect):
+                out.extend(effect.candidates(ctx, m, a))
     return out
 
 
 def has_options(ctx: Ctx, player: int) -> bool:
-    return bool(candidates(ctx, player))
+    """`bool(candidates(ctx, player))`, stopping at the first ability with a use; abilities used on
+    oneself are asked first, those whose uses need a target or a point (sight, a wall's footing)
+    only if none is."""
+    later: list[tuple[ModelState, Ability, Effect]] = []
+    for m in ctx.player_models(player):
+        for a, effect in _actions_now(ctx, m):
+            if not _usable_now(ctx, m, a, effect):
+                continue
+            if effect.needs_target or effect.needs_point:
+                later.append((m, a, effect))
+            elif effect.candidates(ctx, m, a):
+                return True
+    return any(effect.candidates(ctx, m, a) for m, a, effect in later)
 
 
 def _simultaneous_fire(ctx: Ctx, m: ModelState) -> bool:

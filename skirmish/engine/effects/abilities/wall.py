@@ -39,18 +39,7 @@ def _wall_point(ctx: Ctx, m: ModelState, a: Ability) -> tuple[float, float] | No
 def _wall_piece(
     ctx: Ctx, m: ModelState, a: Ability, at: tuple[float, float]
 ) -> tuple[Terrain, shapely.Polygon]:
-    s = ctx.state
-    length, width = float(a.params.get("length", 4)), float(a.params.get("width", 1))
-    d = np.asarray(at) - s.xy[m.index]
-    angle = math.atan2(d[1], d[0]) + math.pi / 2 if np.hypot(*d) > 1e-9 else 0.0
-    ux, uy = math.cos(angle), math.sin(angle)
-    vx, vy = -uy, ux
-    hl, hw = length / 2, width / 2
-    pts = [
-        (at[0] + sx * hl * ux + sy * hw * vx, at[1] + sx * hl * uy + sy * hw * vy)
-        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    ]
-    pts = [(round(x, 6), round(y, 6)) for x, y in pts]
+    pts = _wall_corners(ctx, m, a, at)
     n = len(ctx.state.terrain_added)
     terrain = Terrain(
         name=f"{a.name}_{n + 1}",
@@ -62,6 +51,22 @@ def _wall_piece(
     return terrain, shapely.Polygon(pts)
 
 
+def _wall_corners(ctx: Ctx, m: ModelState, a: Ability, at: tuple[float, float]) -> list[tuple[float, float]]:
+    """The wall's four corners (rounded to 1e-6 inch, as the terrain piece stores them)."""
+    s = ctx.state
+    length, width = float(a.params.get("length", 4)), float(a.params.get("width", 1))
+    d = np.asarray(at) - s.xy[m.index]
+    angle = math.atan2(d[1], d[0]) + math.pi / 2 if np.hypot(*d) > 1e-9 else 0.0
+    ux, uy = math.cos(angle), math.sin(angle)
+    vx, vy = -uy, ux
+    hl, hw = length / 2, width / 2
+    pts = [
+        (at[0] + sx * hl * ux + sy * hw * vx, at[1] + sx * hl * uy + sy * hw * vy)
+        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
+    return [(round(x, 6), round(y, 6)) for x, y in pts]
+
+
 def _wall_problem(ctx: Ctx, m: ModelState, a: Ability, at: tuple[float, float]) -> str | None:
     s = ctx.state
     if not all(math.isfinite(v) for v in at):
@@ -69,7 +74,7 @@ def _wall_problem(ctx: Ctx, m: ModelState, a: Ability, at: tuple[float, float]) 
     rng = ability_range(a, 6.0)
     if float(np.hypot(at[0] - s.xy[m.index, 0], at[1] - s.xy[m.index, 1])) - s.radii[m.index] > rng:
         return f'the wall must rise within {rng:g}" of {m.name}'
-    _, poly = _wall_piece(ctx, m, a, at)
+    poly = shapely.Polygon(_wall_corners(ctx, m, a, at))  # the piece itself is built only to raise it
     minx, miny, maxx, maxy = poly.bounds
     if minx < 0 or miny < 0 or maxx > ctx.scenario.board.width or maxy > ctx.scenario.board.height:
         return "the wall must stand on the table"

@@ -1,0 +1,152 @@
+"""Line of sight between the models of one game, pair by pair, as the rules ask it (R-B3).
+
+A game asks "does a see b" far more often than anything moves, and it asks about a few pairs at a
+time (is there anyone this model could shoot, can it see the model it charges), while the sight
+kernel (`battlefield.sight.sight_pairs`) costs about the same for one pair as for a dozen. So the
+engine keeps the answer of each pair of bases until one of the two moves, leaves or comes back
+(with `models_block_sight` any base may stand in any line, so any change forgets every pair),
+settles most new pairs with a box test that needs no line at all, and asks the kernel only for
+the pairs a question needs, in one batch. A pair's answer depends only on the table and the two
+bases, so a pair kept by position is still true after a refusal's restore or an undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from skirmish.battlefield.sight import DENSE_LIMIT, sight_pairs
+from skirmish.battlefield.table import Table
+
+ROOM_MARGIN = 1e-9
+"""The box test leaves this much of the 3" of dense cover unclaimed, so float rounding in how the
+kernel adds up the regions' diagonals can never make it measure a line this test called clear."""
+
+Box = tuple[float, float, float, float]
+
+
+def sight_boxes(table: Table) -> tuple[list[Box], list[tuple[Box, float]]]:
+    """The table's sight blockers' bounding boxes and its dense regions' boxes with their diagonals
+    (the regions the kernel measures, `dense_big`), as plain floats."""
+    blockers = [(float(a), float(b), float(c), float(d)) for a, b, c, d in table.blocker_boxes.tolist()]
+    big = table.dense_big.tolist()
+    dense = [
+        ((float(a), float(b), float(c), float(d)), float(diag))
+        for (a, b, c, d), diag in zip(
+            table.dense_boxes[big].tolist(), table.dense_diag[big].tolist(), strict=True
+        )
+    ]
+    return blockers, dense
+
+
+def open_centre_line(
+    boxes: tuple[list[Box], list[tuple[Box, float]]], ax: float, ay: float, bx: float, by: float
+) -> bool:
+    """Whether the line joining two centres is clear by bounding boxes alone (R-B3).
+
+    A line whose bounding box meets no sight blocker's box crosses no blocker, and one whose box
+    meets dense regions whose boxes' diagonals add up to less than 3" cannot hold more than 3" of
+    dense cover: then the centre line is a clear line and the bases see each other. These are
+    the tests `battlefield.sight` applies to a centre line before anything else (box overlap
+    with touching counted as meeting, then the sum of the met regions' diagonals), so a pair
+    passed here is one the kernel finds visible, and most pairs of a game pass."""
+    lox, hix = (ax, bx) if ax <= bx else (bx, ax)
+    loy, hiy = (ay, by) if ay <= by else (by, ay)
+    blockers, dense = boxes
+    for x0, y0, x1, y1 in blockers:
+        if lox <= x1 and hix >= x0 and loy <= y1 and hiy >= y0:
+            return False
+    room = 0.0
+    for (x0, y0, x1, y1), diag in dense:
+        if lox <= x1 and hix >= x0 and loy <= y1 and hiy >= y0:
+            room += diag
+    return room <= DENSE_LIMIT - ROOM_MARGIN
+
+
+class PairSight:
+    """Terrain sight (no Seismic Sense) of the pairs of one game's models that are known, at the
+    positions and table presence they were last synchronised to (`sync`)."""
+
+    __slots__ = ("table", "n", "block", "boxes", "pts", "on", "xy", "on_mask", "known", "vis")
+
+    def __init__(self, table: Table, n: int, block: bool) -> None:
+        self.table = table
+        self.n = n
+        self.block = block
+        self.boxes = sight_boxes(table)
+        self.pts: list[list[float] | None] = [None] * n
+        self.on = [False] * n
+        self.xy = np.zeros((n, 2))
+        self.on_mask = np.zeros(n, dtype=bool)
+        self.known = [[False] * n for _ in range(n)]
+        self.vis = [[False] * n for _ in range(n)]
+
+    def sync(self, xy: np.ndarray, on: list[bool]) -> None:
+        """Forget the pairs of every model that moved, left or came back since the last sync."""
+        n = self.n
+        pts = xy.tolist()
+        changed = [k for k in range(n) if pts[k] != self.pts[k] or on[k] != self.on[k]]
+        if not changed:
+            return
+        if self.block:
+            changed = list(range(n))  # any base may stand in any line
+        self.pts, self.on = pts, list(on)
+        self.xy = xy.copy()
+        self.on_mask = np.array(on, dtype=bool)
+        known, vis = self.known, self.vis
+        for k in changed:
+            for row in known:
+                row[k] = False
+            known[k] = [False] * n
+        # Removed models see and are seen by no one; a model on the table sees itself.
+        for k in range(n):
+            if not on[k]:
+                known[k] = [True] * n
+                vis[k] = [False] * n
+                for row in known:
+                    row[k] = True
+                for row in vis:
+                    row[k] = False
+        for k in changed:
+            if on[k]:
+                vis[k][k] = known[k][k] = True
+        if self.block:
+            return
+        # The box test for the new pairs: those of a model that moved, came or went.
+        boxes = self.boxes
+        later = set(changed)
+        for k in changed:
+            if not on[k]:
+                continue
+            ax, ay = pts[k]
+            for j in range(n):
+                if j == k or not on[j] or (j in later and j < k):
+                    continue
+                bx, by = pts[j]
+                if open_centre_line(boxes, ax, ay, bx, by):
+                    vis[k][j] = vis[j][k] = known[k][j] = known[j][k] = True
+
+    def unknown(self) -> list[tuple[int, int]]:
+        """Every pair (i < j) not known yet."""
+        known = self.known
+        return [(i, j) for i in range(self.n) for j in range(i + 1, self.n) if not known[i][j]]
+
+    def solve(self, pairs: Iterable[tuple[int, int]], radii: np.ndarray) -> None:
+        """Ask the kernel about `pairs` (each (i, j) with i < j, both on the table) in one batch, as
+        `sight_table` would: on the bases on the table only, each pair in table order."""
+        todo = sorted(set(pairs))
+        if not todo:
+            return
+        on = self.on_mask
+        sub = np.cumsum(on) - 1
+        i = np.array([p[0] for p in todo], dtype=np.int64)
+        j = np.array([p[1] for p in todo], dtype=np.int64)
+        ok = np.asarray(
+            sight_pairs(self.table, self.xy[on], radii[on], sub[i], sub[j], block_bases=self.block),
+            dtype=bool,
+        ).tolist()
+        known, vis = self.known, self.vis
+        for (a, b), seen in zip(todo, ok, strict=True):
+            vis[a][b] = vis[b][a] = seen
+            known[a][b] = known[b][a] = True
