@@ -343,7 +343,8 @@ def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> No
     radii = rng.choice([0.5, 0.8, 1.2], 8)
     xy = scatter_bases(t, rng, radii)
     obs = P.Mover(t, 0, xy, radii, np.arange(8) >= 4).obstacles(xy[0])
-    p = boundary_points(rng, t, obs)
+    # The boundary, and anywhere (ends deep inside a piece: the inside test's turn).
+    p = np.vstack([boundary_points(rng, t, obs), rng.uniform((0, 0), (t.width, t.height), (60, 2))])
     i = rng.integers(0, len(p), 150)
     j = rng.integers(0, len(p), 150)
     nb, npc = len(obs.centres), len(obs.polys)
@@ -367,9 +368,9 @@ def test_r_m2_the_finders_shortcuts_answer_what_the_kernel_does(seed: int) -> No
         pl = list(range(npc)) if psel is None else psel.tolist()
         sel_b, sel_p = [bases[k] for k in bl], [pieces[k] for k in pl]
         for (x0, y0), (x1, y1) in zip(p[i].tolist(), p[j].tolist(), strict=True):
-            hb, ht = _seg_hits(obs, x0, y0, x1, y1, bl, pl, True, True)
-            assert _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2) == (not hb and not ht)
             for ends_outside in (False, True):
+                hb, ht = _seg_hits(obs, x0, y0, x1, y1, bl, pl, ends_outside, True)
+                assert _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2, ends_outside) == (not hb and not ht)
                 hb, ht = _seg_hits(obs, x0, y0, x0, y0, bl, pl, ends_outside, True)
                 assert _point_near(x0, y0, sel_b, sel_p, tl, tl2, ends_outside) == bool(hb or ht)
 

@@ -147,3 +147,46 @@ def test_r_b3_fast_dense_and_blocker_tests_match_the_exact_ones(seed: int) -> No
     assert (
         S._meets_blockers(t, lines) == shapely.intersects(t.sight_union, shapely.linestrings(lines))
     ).all()
+
+
+def _tangent_lines_one_family_at_a_time(
+    c1: np.ndarray, r1: np.ndarray, c2: np.ndarray, r2: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reference: `sight._tangent_lines` as it was written first, one sign pair at a time."""
+    d = c2 - c1
+    z = (d * d).sum(-1)
+    idx, qs, us = [], [], []
+    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
+        a1 = s1 * r1
+        dr = s2 * r2 - a1
+        disc = z - dr * dr
+        ok = np.flatnonzero((disc >= 0) & (z > 1e-18))
+        sq = np.sqrt(disc[ok])
+        dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[ok]
+        n = np.stack([drk * dx + dy * sq, drk * dy - dx * sq], axis=-1) / zz[:, None]
+        idx.append(ok)
+        qs.append(c1[ok] - a1[ok, None] * n)
+        us.append(np.stack([-n[:, 1], n[:, 0]], axis=-1))
+    return np.concatenate(idx), np.concatenate(qs), np.concatenate(us)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_b3_tangent_lines_of_all_families_at_once_are_the_same_bytes(seed: int) -> None:
+    """The exact stage's common tangents are computed for the four sign pairs in one batch; they
+    must be the reference's lines bit for bit, in its order (separate, touching, nested and
+    coincident discs included), or candidate lines, and so sight, could differ."""
+    from skirmish.battlefield.sight import _tangent_lines
+
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(0, 12))
+    c1 = rng.uniform(0, 30, (m, 2))
+    c2 = np.where(rng.random((m, 1)) < 0.2, c1, rng.uniform(0, 30, (m, 2)))
+    r1 = rng.uniform(0.3, 3.0, m)
+    r2 = np.where(rng.random(m) < 0.2, r1, rng.uniform(0.3, 3.0, m))
+    touch = rng.random(m) < 0.2  # externally tangent discs: the inner tangents' discriminant is 0
+    c2[touch] = c1[touch] + np.array([1.0, 0.0]) * (r1[touch] + r2[touch])[:, None]
+    got = _tangent_lines(c1, r1, c2, r2)
+    want = _tangent_lines_one_family_at_a_time(c1, r1, c2, r2)
+    for g, w in zip(got, want, strict=True):
+        assert g.shape == w.shape and g.dtype == w.dtype and g.tobytes() == w.tobytes()

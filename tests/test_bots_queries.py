@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from skirmish.bots import make_bot
 from skirmish.bots.base import Bot
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
@@ -81,3 +82,28 @@ def test_r_p4_ability_actions_of_is_ability_actions_cut_to_the_effects(scenario:
         assert bot is not None
         game.apply(bot.choose(game))
     assert seen, "no ability was usable: the check compared empty lists only"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "policy"),
+    [("open_battle", "heuristic"), ("the_pursuit", "heuristic"), ("hold_the_zones", "guess")],
+)
+def test_r_t4_the_bots_memos_never_change_a_choice(scenario: str, policy: str) -> None:
+    """The heuristic bot keeps answers between and within decisions (the moves it chose not to
+    make, zone duties, the zones, a per-decision table, the Pursuit heroes' roles): a bot made
+    afresh for every decision, with nothing remembered, chooses the same action every time."""
+    sc = find_scenario(scenario)
+    troupes = [find_troupe(s.troupe) for s in sc.sides if s.troupe is not None]
+    pols: list[str | None] = [policy] * len(sc.sides)
+    game = Game(sc, troupes, seed=4, bots=pols, record_log=False)
+    bots = seat_bots(game, pols)
+    decisions = 0
+    while not game.over and game.state.turn <= 3:
+        player = game.state.active_player
+        bot = bots[player]
+        assert bot is not None
+        action = bot.choose(game)
+        assert make_bot(policy, game.seed, player, game).choose(game) == action
+        game.apply(action)
+        decisions += 1
+    assert decisions > 20

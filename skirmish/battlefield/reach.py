@@ -72,8 +72,8 @@ def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_le
         ):
             return rec.answer.copy()
     answer = np.asarray(check_straight_moves(mover, s, e, max_length=max_length), dtype=bool)
-    sb = np.broadcast_to(s, e.shape) if len(s) == 1 else s
-    segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sb.tolist(), e.tolist(), strict=True))
+    sl = s.tolist() * len(e) if len(s) == 1 else s.tolist()
+    segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sl, e.tolist(), strict=True))
     if key not in memo and len(memo) >= STRAIGHT_MEMO:
         memo.pop(next(iter(memo)))
     memo[key] = _Straight(xy.copy(), segs, answer.copy())

@@ -320,25 +320,20 @@ def _tangent_lines(
     """Common tangent lines of circle pairs (arrays, broadcast): (pair index, point, direction)."""
     d = c2 - c1
     z = (d * d).sum(-1)
-    idx: list[np.ndarray] = []
-    qs: list[np.ndarray] = []
-    us: list[np.ndarray] = []
-    for s1, s2 in ((1.0, 1.0), (-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0)):
-        a1 = s1 * r1
-        dr = s2 * r2 - a1
-        disc = z - dr * dr
-        ok = np.flatnonzero((disc >= 0) & (z > 1e-18))
-        if not len(ok):
-            continue
-        sq = np.sqrt(disc[ok])
-        dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[ok]
-        n = stack_columns(drk * dx + dy * sq, drk * dy - dx * sq) / zz[:, None]
-        idx.append(ok)
-        qs.append(c1[ok] - a1[ok, None] * n)
-        us.append(stack_columns(-n[:, 1], n[:, 0]))
-    if not idx:
-        return np.empty(0, dtype=np.int64), np.empty((0, 2)), np.empty((0, 2))
-    return np.concatenate(idx), np.concatenate(qs), np.concatenate(us)
+    # The four sign pairs (outer, outer, inner, inner) as rows, all pairs at once: the same
+    # per-element formulas as one sign pair at a time, in the same (sign pair, pair) order.
+    a1 = _SIGNS[:, 0:1] * r1
+    dr = _SIGNS[:, 1:2] * r2 - a1
+    disc = z - dr * dr
+    sign, ok = np.nonzero((disc >= 0) & (z > 1e-18))
+    sq = np.sqrt(disc[sign, ok])
+    dx, dy, zz, drk = d[ok, 0], d[ok, 1], z[ok], dr[sign, ok]
+    n = stack_columns(drk * dx + dy * sq, drk * dy - dx * sq) / zz[:, None]
+    return ok, c1[ok] - a1[sign, ok][:, None] * n, stack_columns(-n[:, 1], n[:, 0])
+
+
+_SIGNS = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
+"""(s1, s2), the signs of the two radii, of each family of common tangents: outer, then inner."""
 
 
 def _between(

@@ -186,9 +186,9 @@ class Table:
         self.search_memo: dict[tuple[object, ...], object] = {}
         """Path searches by their question, with what each asked of the bases (`paths._search`)."""
         self.path_memo: dict[tuple[object, ...], tuple[np.ndarray, float] | None] = {}
+        """Charge paths by their exact inputs (`paths.charge_path`), oldest dropped first."""
         self.obstacle_memo: dict[tuple[object, ...], object] = {}
         """A mover's obstacle sets by their exact inputs (`paths.Mover.obstacles`)."""
-        """Charge paths by their exact inputs (`paths.charge_path`), oldest dropped first."""
         self.memo: dict[object, object] = {}
         """Per-table scratch for derived geometry that depends only on the table (the path
         finder's convex corners of each piece, the sight kernels' edge arrays)."""

@@ -43,8 +43,9 @@ class PursuitHeroBot(HeuristicBot):
 
     def __init__(self, seed: int, player: int) -> None:
         super().__init__(seed, player)
-        self._roles_memo: WeakKeyDictionary[Game, dict[tuple[int, bytes], dict[str, str]]]
+        self._roles_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, str]]]
         self._roles_memo = WeakKeyDictionary()
+        self._point_memo: tuple[object, object, tuple[float, float] | None] | None = None
 
     # ------------------------------------------------------------- roles
     def _rules(self, game: Game) -> PursuitRules:
@@ -53,20 +54,37 @@ class PursuitHeroBot(HeuristicBot):
 
     def roles(self, game: Game) -> dict[str, str]:
         """Model id -> `runner`, `holder` or `hunter`, for the heroes on the table now."""
-        key = (len(game.history), game.state.xy.tobytes())
-        memo = self._roles_memo.setdefault(game, {})  # weakly per game: no id() that can be reused
+        return self._once(game, ("roles",), lambda: self._roles_memoised(game))
+
+    def _roles_memoised(self, game: Game) -> dict[str, str]:
+        """Memoised weakly per game on everything the roles are worked out from: the current
+        objective (by value) and each hero's active flag, HP and position."""
+        xy = game.state.xy
+        mine = game.player_models(self.player)
+        heroes = tuple((m.active, m.hp, xy[m.index].tobytes()) for m in mine)
+        key = (self._rules(game).current_objective(), heroes)
+        memo = self._roles_memo.setdefault(game, {})
         if key not in memo:
             if len(memo) > 64:
                 memo.clear()
             memo[key] = self._roles_now(game)
         return memo[key]
 
+    def _objective_point(self, game: Game) -> tuple[float, float] | None:
+        """`objective_point()` of the rules: a function of the current objective and the scenario's
+        zones alone (the zone's inner point), so worked out once per objective."""
+        o = self._rules(game).current_objective()
+        found = self._point_memo
+        if found is None or found[0] is not o or found[1] is not game.scenario:
+            found = self._point_memo = (o, game.scenario, self._rules(game).objective_point())
+        return found[2]
+
     def _roles_now(self, game: Game) -> dict[str, str]:
         rules = self._rules(game)
         heroes = [m for m in game.player_models(self.player) if m.active]
         roles = {m.id: "hunter" for m in heroes}
         o = rules.current_objective()
-        goal = rules.objective_point()
+        goal = self._objective_point(game)
         if o is None or goal is None:
             return roles
         here = {m.id: np.asarray(game.state.xy[m.index]) for m in heroes}
@@ -103,7 +121,7 @@ class PursuitHeroBot(HeuristicBot):
     def _goal_now(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         role = self.roles(game).get(m.id)
         if role in ("runner", "holder"):
-            return self._rules(game).objective_point()
+            return self._objective_point(game)
         return self._hunt_point(game, m)
 
     def _hunt_point(self, game: Game, m: ModelState) -> tuple[float, float] | None:

@@ -110,12 +110,13 @@ def _seg_clear(
     pieces: list[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
     tl: float,
     tl2: float,
+    ends_outside: bool = True,
 ) -> bool:
-    """`not any(_seg_hits(..., ends_outside=True, first=True))` for the path finder's inner loop:
+    """`not any(_seg_hits(..., first=True))` for the path finder's inner loop and small batches:
     the selected bases' tuples (`bases_py`) and pieces (`EdgeKernel.py`) are picked once per
-    search instead of once per edge, and nothing but the answer is built (same formulas, same
-    order, same bounding-box rejections; `tl` is the widened terrain box margin, `tl2` the
-    squared terrain limit)."""
+    search or batch instead of once per segment, and nothing but the answer is built (same
+    formulas, same order, same bounding-box rejections; `tl` is the widened terrain box margin,
+    `tl2` the squared terrain limit)."""
     abx = x1 - x0
     aby = y1 - y0
     inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
@@ -136,6 +137,8 @@ def _seg_clear(
         if bx1 + tl < lox or bx0 - tl > hix or by1 + tl < loy or by0 - tl > hiy:
             continue
         if _edges_near(edges, x0, y0, x1, y1, abx, aby, inv, tl2):
+            return False
+        if not ends_outside and (_pip(edges, x0, y0) or _pip(edges, x1, y1)):
             return False
     return True
 
@@ -284,18 +287,17 @@ def _blocked(
     bsel = range(nb) if base_sel is None else base_sel.tolist()
     psel = range(npc) if piece_sel is None else piece_sel.tolist()
     out = np.zeros(m, dtype=bool)
+    bases, pieces = obs.bases_py(), obs.kern.py
+    sel_b = [bases[j] for j in bsel]
+    sel_p = [pieces[k] for k in psel]
+    tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
     if p0 is p1:
-        bases, pieces = obs.bases_py(), obs.kern.py
-        sel_b = [bases[j] for j in bsel]
-        sel_p = [pieces[k] for k in psel]
-        tl = obs.tlim + BOX_SLACK
         for i, (x, y) in enumerate(p0.tolist()):
-            if _point_near(x, y, sel_b, sel_p, tl, obs.tlim2, ends_outside):
+            if _point_near(x, y, sel_b, sel_p, tl, tl2, ends_outside):
                 out[i] = True
         return out
     for i, ((x0, y0), (x1, y1)) in enumerate(zip(p0.tolist(), p1.tolist(), strict=True)):
-        hb, ht = _seg_hits(obs, x0, y0, x1, y1, bsel, psel, ends_outside, True)
-        if hb or ht:
+        if not _seg_clear(x0, y0, x1, y1, sel_b, sel_p, tl, tl2, ends_outside):
             out[i] = True
     return out
 

@@ -250,7 +250,8 @@ def _astar(
                 prv[v] = v - 1 if v > lo else hi
         lo = hi + 1
     start_children = [v for v in range(1, n) if node_part[v] == 0]
-    rings = ring.tolist() if goal_r > 0 else []
+    rings = [(x, y) for x, y in ring.tolist()] if goal_r > 0 else []
+    ring_nodes = [(n + r, x, y) for r, (x, y) in enumerate(rings)]
     n_ring = len(rings)
     fin = n + n_ring  # the virtual straight finish (its end point depends on the parent)
     hl = [max(math.hypot(px[v] - gx, py[v] - gy) - goal_r, 0.0) for v in range(n)]
@@ -265,7 +266,6 @@ def _astar(
     lo_x = obs.radius - 1e-9
     hi_x = table.width - lo_x
     hi_y = table.height - lo_x
-    g = [math.inf] * (fin + 1)
     parent = [-1] * (fin + 1)
     geom: list[list[tuple[float, float]]] = [[] for _ in range(fin + 1)]
     closed = [False] * (fin + 1)
@@ -282,7 +282,7 @@ def _astar(
                 k = goal_r / dc if dc > 0 else 0.0
                 pts = [(gx + dx * k, gy + dy * k)]
             elif v > n - 1:
-                pts = [tuple(rings[v - n])]
+                pts = [rings[v - n]]
             elif turn:
                 j = node_disc[v]
                 a0 = node_ang[u]
@@ -302,15 +302,12 @@ def _astar(
             if blocked:
                 continue
             if v == fin and not (
-                not any(_seg_hits(obs, x0, y0, x0, y0, bsel, psel, False, True))
+                not _point_near(x0, y0, sel_b, sel_p, tl, tl2, False)
                 and (not obs.flying or _lands(table, obs, np.array([[x0, y0]]))[0])
             ):
                 continue
-            g[v] = gv
             parent[v] = u
             geom[v] = pts
-        else:
-            g[v] = 0.0
         closed[v] = True
         if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
             chain: list[tuple[float, float]] = []
@@ -338,9 +335,9 @@ def _astar(
         if dc > goal_r + 1e-12:
             c = gv + dc - goal_r
             heapq.heappush(heap, (c, fin, v, 0, c))
-        for r, (qx, qy) in enumerate(rings):
+        for w, qx, qy in ring_nodes:
             c = gv + math.hypot(qx - ux, qy - uy)
-            heapq.heappush(heap, (c, n + r, v, 0, c))
+            heapq.heappush(heap, (c, w, v, 0, c))
     return None
 
 
