@@ -227,6 +227,20 @@ def test_special_key_problems_name_the_file(tmp_path: Path, capsys: pytest.Captu
     assert not line.startswith("skirmish: escort_the_avatar:"), line
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_special_parameter_that_is_not_a_finite_number_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    # Found by the value fuzzer: `weakness_cycle = nan` loaded, and the scenario then differed from
+    # its own saved copy (NaN is unequal to itself), so a replay of it could never verify.
+    text = (SCENARIOS / "avatar_council_of_four.toml").read_text(encoding="utf-8")
+    text = re.sub(r"weakness_cycle\s*=\s*\S+", f"weakness_cycle = {value}", text, count=1)
+    assert f"weakness_cycle = {value}" in text
+    path = _write(tmp_path, "council.toml", text)
+    line = refused(["validate", str(path)], capsys, "council.toml: special.weakness_cycle", "finite")
+    assert value.lstrip("-") in line
+
+
 def _big_terrain_scenario(pieces: int, vertices: int) -> str:
     import math
 

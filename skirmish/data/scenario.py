@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from typing import Annotated, Literal, get_args
 
@@ -123,6 +124,15 @@ class Scenario(Strict):
         description="Asymmetric: each side keeps its role (troupe testing never swaps sides; a side with "
         "`bot` set is driven by the game).",
     )
+
+    @model_validator(mode="after")
+    def _finite_special(self) -> Scenario:
+        # JSON and TOML both carry `nan` and `inf`; a scenario parameter that is not a number no
+        # rule can compare with, and a NaN would make the scenario unequal to its own saved copy.
+        for key, value in self.special.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                raise field_error(f"special.{key}", f"must be a finite number, not {value}")
+        return self
 
     @model_validator(mode="after")
     def _bounded_cost(self) -> Scenario:
