@@ -132,7 +132,7 @@ class Game(TableQueries, Snapshots):
         for p, (side, troupe) in enumerate(zip(self.scenario.sides, self.troupes, strict=True)):
             team = side.team if side.team >= 0 else 100 + p
             bot = bots[p] if bots is not None and p < len(bots) else side.bot
-            players.append(PlayerState(p, side.name, team, troupe, troupe_armoury(troupe), bot=bot))
+            players.append(PlayerState(p, side.name, team, troupe, _armoury_of(troupe), bot=bot))
             for entry in troupe.models:
                 for k in range(entry.count):
                     suffix = f"_{k + 1}" if entry.count > 1 else ""
@@ -454,6 +454,23 @@ class Game(TableQueries, Snapshots):
                 p.name: sum(1 for m in s.models if m.player == p.index and m.active) for p in s.players
             },
         }
+
+
+_ARMOURIES: dict[int, tuple[Troupe, Armoury]] = {}
+"""Each troupe's merged armoury by the troupe object's id, with the troupe held so its id cannot be
+reused while it is here: both are frozen, and troupe testing builds thousands of games from the
+same troupes (merging and validating the armoury cost more than setting the table)."""
+
+
+def _armoury_of(troupe: Troupe) -> Armoury:
+    hit = _ARMOURIES.get(id(troupe))
+    if hit is not None and hit[0] is troupe:
+        return hit[1]
+    armoury = troupe_armoury(troupe)
+    if len(_ARMOURIES) >= 64:
+        _ARMOURIES.clear()
+    _ARMOURIES[id(troupe)] = (troupe, armoury)
+    return armoury
 
 
 def _do_end_step(game: Game, action: Action) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -119,6 +120,10 @@ def move_candidates(game: Ctx, player: int) -> list[Action]:
     return out
 
 
+_DIRS = np.array(DIRECTIONS)
+_DIRS.flags.writeable = False
+
+
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
     s = game.state
     budget = move_budget(game, m)
@@ -127,12 +132,12 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     moves: list[Move] = []
     seen: set[tuple[float, float]] = set()
 
-    def add(path: np.ndarray | None) -> None:
+    def add(path: np.ndarray | list[list[float]] | None) -> None:
         if path is None or len(path) < 2:
             return
-        pts = path.tolist()
+        pts = path if isinstance(path, list) else path.tolist()
         end = (round(pts[-1][0], 3), round(pts[-1][1], 3))
-        if end in seen or path_length(path) < 0.25:
+        if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
             return
         seen.add(end)
         moves.append(Move(m.id, tuple((x, y) for x, y in pts)))
@@ -143,8 +148,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
     # stays small enough for the plain-float check that a single line would get.
-    dirs = np.array(DIRECTIONS)
-    ends = np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
+    ends = np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
     firsts = [h for h in heads if h is not None]
     if len(firsts) + len(ends) <= STRAIGHT_SMALL:
         batch = np.concatenate([np.array(firsts, dtype=float).reshape(-1, 2), ends])
@@ -156,18 +160,29 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             bool(straight_moves(mover, start[None, :], h[None, :], max_length=budget)[0]) for h in firsts
         ]
         legal = straight_moves(mover, start[None, :], ends, max_length=budget)
+    here = start.tolist()
     k = 0
     for goal, head in zip(aims, heads, strict=True):
         if head is None:
             continue
         # A legal move toward the goal: the straight line when it is clear (the common case, no
         # search), else the truncated shortest path around obstacles.
-        add(np.array([start.copy(), head]) if clear[k] else move_toward(mover, goal, budget))
+        add([here, head.tolist()] if clear[k] else move_toward(mover, goal, budget))
         k += 1
-    for end, ok in zip(ends, legal, strict=True):
+    for end, ok in zip(ends.tolist(), legal.tolist(), strict=True):
         if ok:
-            add(np.array([start, end]))
+            add([here, end])
     return moves
+
+
+def segment_length(pts: list[list[float]]) -> float:
+    """`path_length` of a two-point path given as plain floats: the one term of its sum
+    (`math.sqrt(dx * dx + dy * dy)`, added to 0.0), without building an array (a test holds the two
+    equal)."""
+    (x0, y0), (x1, y1) = pts
+    dx = x1 - x0
+    dy = y1 - y0
+    return 0.0 + math.sqrt(dx * dx + dy * dy)
 
 
 def toward(

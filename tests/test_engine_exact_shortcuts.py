@@ -1,6 +1,7 @@
-"""R-B3, R-B2, R-C6 as the engine asks them: the sight pairs it keeps by position, the box test that
-settles most pairs without a line search, and the distances and cover it re-measures only for the
-models that moved must give exactly (bit for bit) the answers computed from scratch."""
+"""The engine's shortcuts must give exactly (bit for bit) the answers computed from scratch: the
+sight pairs it keeps by position and the box test that settles most pairs without a line search
+(R-B3), the distances and cover it re-measures only for the models that moved (R-C6, R-B2), and
+the plain-float length of a straight candidate move (R-M2)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.measure import edge_distances
+from skirmish.battlefield.measure import edge_distances, path_length
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.sight import sight_pairs, sight_table
 from skirmish.bots.runner import seat_bots
@@ -17,6 +18,7 @@ from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.effects.senses import sense_range
 from skirmish.engine.game import Game
 from skirmish.engine.sight_pairs import open_centre_line, sight_boxes
+from skirmish.engine.steps.movement import segment_length
 
 
 def _reference(game: Game) -> np.ndarray:
@@ -83,3 +85,10 @@ def test_r_b3_a_centre_line_clear_by_boxes_is_a_line_of_sight(seed: int) -> None
     boxes = sight_boxes(t)
     clear = np.array([open_centre_line(boxes, *xy[a], *xy[b]) for a, b in zip(i, j, strict=True)])
     assert sight_pairs(t, xy, radii, i[clear], j[clear]).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-100, 100, allow_nan=False), min_size=4, max_size=4))
+def test_r_m2_a_straight_move_measures_as_path_length_does(c: list[float]) -> None:
+    pts = [[c[0], c[1]], [c[2], c[3]]]
+    assert segment_length(pts) == path_length(np.array(pts))
