@@ -470,7 +470,7 @@ class HeuristicBot:
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
         hints: set[str] | None = None  # the chargers are all the player's: one scenario hint
         for m in self._mine(game):
-            if not self._can_charge(game, m):
+            if not queries.can_charge(game, m):
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
@@ -498,9 +498,6 @@ class HeuristicBot:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
 
-    def _can_charge(self, game: Game, m: ModelState) -> bool:
-        return self._once(game, ("can_charge", m.id), lambda: queries.can_charge(game, m))
-
     def _charge_targets(self, game: Game, m: ModelState) -> list[ModelState]:
         """Whom `m` may charge (shared within the decision: callers only read it)."""
         return self._once(game, ("targets", m.id), lambda: queries.charge_targets(game, m))
@@ -514,7 +511,7 @@ class HeuristicBot:
         we check its melee edge against us from where it stands.
         """
         for m in self._mine(game):
-            if not self._can_charge(game, m):
+            if not queries.can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
