@@ -81,7 +81,11 @@ class HeuristicBot:
             self._now = None
 
     def _once(self, game: Game, key: tuple[object, ...], work: Callable[[], _T]) -> _T:
-        """`work()`, worked out once per decision under `key` (every call outside `choose` works)."""
+        """`work()`, worked out once per decision under `key` (every call outside `choose` works).
+
+        Only for answers nothing done during a decision can change, or whose key names what can:
+        the Pursuit heroes' bot marks a model `fired` and switches `_no_avatar` while it chooses,
+        so its goals key on `_no_avatar`, and nothing kept here reads `fired`."""
         now = self._now
         if now is None or now[0] is not game:
             return work()
