@@ -1,9 +1,12 @@
 """The read-only queries added for the bots' speed give the same answers as the lists they shorten.
 
 `queries.first_move_option` must be `move_options(game, m, [goal])[0]` exactly (the heuristic bot's
-zone holders take that move, R-M2), so golden replays cannot move; it is checked here at every
-movement decision of real games, for goals that are reached in a straight line, that need a path
-around terrain, that lie where the model stands and that lie closer than the 0.25" a move must cover.
+zone holders take that move, R-M2), `goal_moves` the list's first entries (the moves toward the
+goals), `straight_goal_move` its first entry when that is a straight line, and `straight_move_ends`
+where every other entry can end (the bot skips the list when none of them could beat a move toward
+a goal), so golden replays cannot move. They are checked at every movement decision of real games,
+for goals that are reached in a straight line, that need a path around terrain, that lie where the
+model stands and that lie closer than the 0.25" a move must cover.
 """
 
 from __future__ import annotations
@@ -43,20 +46,35 @@ def _goals(game: Game, m: queries.ModelState) -> list[np.ndarray]:
 @pytest.mark.parametrize("scenario", ["open_battle", "hold_the_zones"])
 def test_r_m2_first_move_option_is_the_first_of_move_options(scenario: str) -> None:
     game, bots = _start(scenario, 3)
-    checked = 0
+    checked = lines = 0
     while not game.over and game.state.turn <= 3:
         if game.state.step == "movement" and game.state.pending is None:
             for m in game.player_models(game.state.active_player):
                 if not m.active or not queries.can_move(game, m):
                     continue
+                ends = [tuple(map(float, e)) for e in queries.straight_move_ends(game, m)]
                 for goal in _goals(game, m):
                     full = queries.move_options(game, m, [goal])
                     assert queries.first_move_option(game, m, goal) == (full[0] if full else None)
+                    heading = queries.goal_moves(game, m, [goal])
+                    assert heading == full[: len(heading)]
+                    line = queries.straight_goal_move(game, m, goal)
+                    assert line is None or (heading == [line] and len(line.path) == 2)
+                    lines += line is not None
+                    straight = full[len(heading) :]
+                    # every other entry is a straight line ending at one of the listed ends, in order
+                    at = [ends.index(c.path[-1]) for c in straight]
+                    assert all(len(c.path) == 2 for c in straight) and at == sorted(at)
                     checked += 1
+                goals = [*queries.move_goals(game, m), *_goals(game, m)]  # the default goals twice
+                full = queries.move_options(game, m, goals)
+                heading = queries.goal_moves(game, m, goals)
+                assert heading == full[: len(heading)]
+                assert all(len(c.path) == 2 and c.path[-1] in ends for c in full[len(heading) :])
         bot = bots[game.state.active_player]
         assert bot is not None
         game.apply(bot.choose(game))
-    assert checked > 50
+    assert checked > 50 and lines > 10
 
 
 def _effect(game: Game, ua: UseAbility) -> str:

@@ -319,6 +319,15 @@ class HeuristicBot:
         now = float(np.hypot(*(goal - here)))
         if now < 0.5:
             return None
+        first = queries.straight_goal_move(game, m, goal)
+        if first is not None:
+            # The straight move toward the goal comes first in the list and wins ties; when no
+            # straight-line entry could end nearer, checked or not, it is the answer and the list is
+            # not built (a move that must go around terrain is left to the list: no search twice).
+            near = float(np.hypot(*(goal - np.asarray(first.path[-1]))))
+            ends = queries.straight_move_ends(game, m)
+            if (np.hypot(goal[0] - ends[:, 0], goal[1] - ends[:, 1]) >= near).all():
+                return first if near < now - 0.25 else None
         candidates = queries.move_options(game, m, [goal])
         if not candidates:
             return None

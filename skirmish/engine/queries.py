@@ -17,6 +17,8 @@ from typing import Any, overload
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.paths import Mover
+from skirmish.battlefield.reach import straight_moves
 from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import (
     ACTION_TYPES,
@@ -64,6 +66,9 @@ __all__ = [
     "flies",
     "iter_advance_actions",
     "first_move_option",
+    "goal_moves",
+    "straight_goal_move",
+    "straight_move_ends",
     "move_goals",
     "move_options",
     "saves",
@@ -366,20 +371,68 @@ saves = saves_of
 """A model's armour and shield save values now (None where it has none)."""
 
 
+def goal_moves(game: Game, model: ModelState, goals: Sequence[np.ndarray]) -> list[Move]:
+    """The entries of `move_options(game, model, goals)` that head for `goals`, worked out alone:
+    the list's first entries, before its straight lines. Each is kept as `model_moves` keeps it:
+    a path of two or more points, at least 0.25" long, ending where no earlier entry ends (to the
+    0.001" the list compares ends at)."""
+    budget = move_budget(game, model)
+    enemy, gone = game.enemy_mask(model), game.gone_mask()
+    seen: set[tuple[float, float]] = set()
+    out: list[Move] = []
+    for goal in goals:
+        path = _movement.toward(game, model, goal, budget, enemy, gone)
+        if path is None or len(path) < 2:
+            continue
+        end = (round(float(path[-1][0]), 3), round(float(path[-1][1]), 3))
+        if end in seen or path_length(path) < 0.25:
+            continue
+        seen.add(end)
+        out.append(Move(model.id, tuple((float(x), float(y)) for x, y in path)))
+    return out
+
+
+def straight_goal_move(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
+    """The first entry of `move_options(game, model, [goal])` when it is the straight line toward
+    `goal` (the move `toward` makes when that line is clear and the list keeps it), else None;
+    the path search `toward` falls back on is never run here, so asking costs one line check."""
+    s = game.state
+    start = s.xy[model.index]
+    d = goal - start
+    n = float(np.hypot(*d))
+    if n < 1e-9:
+        return None
+    budget = move_budget(game, model)
+    end = start + d * (min(budget, n) / n)
+    enemy, gone = game.enemy_mask(model), game.gone_mask()
+    mover = Mover(game.table, model.index, s.xy, s.radii, enemy, flying=flies(model), ignore=gone)
+    if not straight_moves(mover, start[None, :], end[None, :], max_length=budget)[0]:
+        return None
+    path = np.array([start.copy(), end])
+    if path_length(path) < 0.25:
+        return None
+    return Move(model.id, tuple((float(x), float(y)) for x, y in path))
+
+
 def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
     """`move_options(game, model, [goal])[0]` (None when the list is empty), without working out the
     rest of the list when the move toward `goal` is its first entry: a bot that only wants the move
-    toward its goal pays for that one path, not for the eight straight lines as well.
+    toward its goal pays for that one path, not for the eight straight lines as well."""
+    found = goal_moves(game, model, [goal])
+    if found:
+        return found[0]
+    moves = _movement.model_moves(game, model, [goal])
+    return moves[0] if moves else None
 
-    The list's first entry is the move toward `goal` whenever `model_moves` keeps it (a path of two
-    or more points at least 0.25" long: the filter its `add` applies to the first path, when nothing
-    has been seen yet); otherwise the whole list is asked for and its first entry returned."""
+
+def straight_move_ends(game: Game, model: ModelState) -> np.ndarray:
+    """Where the straight-line entries of `move_options` for `model` can end, before they are
+    checked: eight directions at the full and at half the model's Move, in the list's order (the
+    same floats, so a bot can tell that none of them could beat a move it already has)."""
+    start = game.state.xy[model.index].copy()
     budget = move_budget(game, model)
-    path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask())
-    if path is not None and len(path) >= 2 and path_length(path) >= 0.25:
-        return Move(model.id, tuple((float(x), float(y)) for x, y in path))
-    found = _movement.model_moves(game, model, [goal])
-    return found[0] if found else None
+    dirs = np.array(_moving.DIRECTIONS)
+    return np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
 
 
 def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> list[UseAbility]:
