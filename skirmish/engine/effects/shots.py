@@ -143,9 +143,16 @@ def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     )
 
 
-def resolve(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> None:
-    """Roll the opposed shot and, on a hit, the target's saves."""
-    attack, dodge = shot_scores(game, shooter, target, spec)
+def resolve(
+    game: Ctx,
+    shooter: ModelState,
+    target: ModelState,
+    spec: ShotSpec,
+    scores: tuple[Score, Score] | None = None,
+) -> None:
+    """Roll the opposed shot and, on a hit, the target's saves. `scores`: the shot's scores when the
+    caller has just worked them out on this same state (nothing has changed since)."""
+    attack, dodge = scores if scores is not None else shot_scores(game, shooter, target, spec)
     if attack.base_total <= 0:
         game.emit(
             "impossible",

@@ -126,7 +126,9 @@ def do_shoot(game: Ctx, action: Shoot) -> None:
         return
     if offer_reaction(game, shooter, target, spec):
         return
-    resolve(game, shooter, target, spec)
+    # Nothing the scores read has changed since they were worked out above: the Perception test
+    # only rolls, and no reaction was offered.
+    resolve(game, shooter, target, spec, (attack, dodge))
 
 
 def _skip_shooting(game: Ctx, player: int) -> str:
