@@ -108,6 +108,7 @@ class TableQueries:
                     dist[k] = [c - rk - r for c, r in zip(centre, radii, strict=True)]
                     dist[:, k] = [c - r - rk for c, r in zip(centre, radii, strict=True)]
                     dist[k, k] = 0.0
+        dist.setflags(write=False)  # handed out by `distances()` and the start of the next update
         self._dist = dist
         self._geo_pts = pts
         if moved or act != self._geo_act:
@@ -179,6 +180,8 @@ class TableQueries:
         return float(self._dist[a.index, b.index])
 
     def distances(self) -> np.ndarray:
+        """Base edge to base edge between every pair (R-C6), read-only: the next move's update
+        starts from this array, so a caller's write would outlive the arrangement it was made in."""
         self._refresh_geo()
         return self._dist
 

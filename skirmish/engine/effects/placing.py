@@ -96,6 +96,7 @@ def auto_deploy(game: Ctx) -> None:
 
 
 def _deploy(game: Ctx) -> np.ndarray:
+    """The placement `auto_deploy` keeps: everything read here beyond the table must be in its key."""
     s = game.state
     xy = s.xy.copy()
     blocked = impassable_area(game)
