@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pymunk
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.measure import point_segment_distance
 from skirmish.battlefield.paths import Mover, _off_table, _violations
 from skirmish.battlefield.table import Table
@@ -129,7 +130,7 @@ def _circle_entry(start: np.ndarray, unit: np.ndarray, c: np.ndarray, rad: np.nd
     may separate); one starting on it and moving inward enters at 0.
     """
     w = start - c
-    b = w @ unit
+    b = portable.dot2(w, unit)
     cc = (w * w).sum(-1) - rad * rad
     disc = b * b - cc
     t = -b - np.sqrt(np.maximum(disc, 0.0))
@@ -166,7 +167,7 @@ def max_free_distance(
         for sign in (1.0, -1.0):
             n = nrm * sign
             dist0 = ((start - a) * n).sum(-1) - r  # signed gap to the offset line
-            rate = n @ unit  # change of that gap per inch travelled
+            rate = portable.dot2(n, unit)  # change of that gap per inch travelled
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = np.where(rate < 0, dist0 / -rate, np.inf)
             t = np.where((dist0 >= -1e-9) & (t >= 0), t, np.inf)
@@ -250,7 +251,7 @@ def push(
         if touched[0]:
             break
     moved = np.array([body.position.x, body.position.y]) - start
-    along = float(np.clip(moved @ unit, 0.0, distance))
+    along = float(np.clip(portable.dot2(moved, unit), 0.0, distance))
     if not touched[0]:
         along = distance
     # The geometry decides: the largest legal distance along the push line, up to pymunk's answer.

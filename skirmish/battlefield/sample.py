@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.measure import OVERLAP_TOL
 from skirmish.battlefield.table import Table
 from skirmish.data.scenario import Cover, Terrain
@@ -37,7 +38,7 @@ def random_table(
         k = int(rng.integers(4, 8))
         ang = np.sort(rng.uniform(0, 2 * np.pi, k))
         rr = rad * rng.uniform(0.7, 1.0, k)
-        ring = np.stack([cx + rr * np.cos(ang), cy + rr * np.sin(ang)], axis=-1)
+        ring = np.stack([cx + rr * portable.cos(ang), cy + rr * portable.sin(ang)], axis=-1)
         pts = np.round(np.clip(ring, 0.0, [width, height]), 4)
         hull: Any = shapely.convex_hull(shapely.multipoints(pts))
         if hull.geom_type != "Polygon" or hull.area < 0.5:

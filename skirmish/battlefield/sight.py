@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.measure import pair_indices, point_segment_distance, stack_columns
 from skirmish.battlefield.table import Table
 
@@ -411,12 +412,12 @@ def _candidates(
             d = c[p] - verts[v]
             dist = np.sqrt((d * d).sum(-1))
             out = np.flatnonzero(dist > r[p])
-            base = np.arctan2(d[out, 1], d[out, 0])
-            off = np.arcsin(r[p[out]] / dist[out])
+            base = portable.arctan2(d[out, 1], d[out, 0])
+            off = portable.arcsin(r[p[out]] / dist[out])
             for a in (base + off, base - off):
                 owner.append(p[out])
                 qs.append(verts[v[out]])
-                us.append(stack_columns(np.cos(a), np.sin(a)))
+                us.append(stack_columns(portable.cos(a), portable.sin(a)))
         if len(verts) > 1:
             i, j = pair_indices(len(verts))
             p, w = np.nonzero(sel[:, i] & sel[:, j])

@@ -43,6 +43,12 @@ _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
 
 
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """The dot product of two 2-vectors written out: `np.dot` goes to a BLAS whose kernel (and so
+    whose rounding: fused multiply-adds or not) depends on the CPU, and replays must not."""
+    return float(a[0] * b[0] + a[1] * b[1])
+
+
 class HeuristicBot:
     name = "heuristic"
     skill = "exact"
@@ -220,7 +226,7 @@ class HeuristicBot:
     @staticmethod
     def _cos(a: np.ndarray, b: np.ndarray) -> float:
         na, nb = float(np.hypot(*a)), float(np.hypot(*b))
-        return 0.0 if na < 1e-9 or nb < 1e-9 else float(np.dot(a, b)) / (na * nb)
+        return 0.0 if na < 1e-9 or nb < 1e-9 else _dot(a, b) / (na * nb)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
         return bool(self._zone_mask(game)[m.index])
@@ -531,8 +537,7 @@ class HeuristicBot:
                 targets = [
                     f
                     for f in targets
-                    if float(np.dot(game.state.xy[f.index] - here, to_zone))
-                    > float(np.hypot(*(zone - here))) * 0.9
+                    if _dot(game.state.xy[f.index] - here, to_zone) > float(np.hypot(*(zone - here))) * 0.9
                     and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8
                 ]
             elif self._is_shooter(game, m):

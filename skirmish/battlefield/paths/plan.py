@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
@@ -38,7 +39,7 @@ def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> flo
         rhos.append(rho)
         rho = rho * 1.3 + 0.05
     ang = np.arange(RING) * (2 * math.pi / RING)
-    unit = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+    unit = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
     for lo in range(0, len(rhos), RING_BATCH):
         batch = np.array(rhos[lo : lo + RING_BATCH])
         rings = (goal + batch[:, None, None] * unit[None]).reshape(-1, 2)
@@ -138,7 +139,7 @@ def retreat_path(mover: Mover, away_from: np.ndarray, distance: float) -> np.nda
     offs = np.deg2rad(np.array([0, 15, -15, 30, -30, 45, -45, 60, -60, 75, -75, 90, -90], dtype=float))
     ang = base_ang + offs
     fracs = np.linspace(1.0, 0.1, 10)
-    dirs = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+    dirs = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
     ends = (start[None, None, :] + distance * fracs[None, :, None] * dirs[:, None, :]).reshape(-1, 2)
     ok = check_straight_moves(mover, start[None, :], ends, max_length=distance)
     if not ok.any():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
 from skirmish.battlefield.paths.kernel import (
     BLOCKED_SMALL,
@@ -80,7 +81,7 @@ def _graph_numpy(
     legal[nt : 2 * nt] = legal[:nt]
     keep = np.flatnonzero(legal)
     # Renumber the kept nodes 1..n-1 (0 is the start) and order each circle's nodes by angle.
-    ang = np.arctan2(ys[keep] - cy[disc[keep]], xs[keep] - cx[disc[keep]])
+    ang = portable.arctan2(ys[keep] - cy[disc[keep]], xs[keep] - cx[disc[keep]])
     order = np.lexsort((ang, disc[keep]))
     kept = keep[order]
     new_id = np.full(len(disc) + 1, -1, dtype=np.int64)
@@ -183,7 +184,7 @@ def _graph_py(
         for q in range(m, len(disc)):
             legal[q] = True
     keep = [q for q, ok in enumerate(legal) if ok]
-    ang = np.arctan2(
+    ang = portable.arctan2(
         np.array([ys[q] - cyl[disc[q]] for q in keep]), np.array([xs[q] - cxl[disc[q]] for q in keep])
     ).tolist()
     order = sorted(range(len(keep)), key=lambda r: (disc[keep[r]], ang[r]))
@@ -453,7 +454,7 @@ def _search_now(
                 included.update(hit_b)
     if goal_r > 0:
         ang = np.arange(RING) * (2 * math.pi / RING)
-        ring = centre + goal_r * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+        ring = centre + goal_r * np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
         probes.extend((x, y, x, y) for x, y in ring.tolist())
         ring = ring[_legal_points(table, obs, ring)]
         ring = ring[_lands(table, obs, ring)]

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import shapely
 
+from skirmish.battlefield import portable
 from skirmish.battlefield.measure import pair_indices
 from skirmish.battlefield.paths.obstacles import _Obstacles
 from skirmish.battlefield.table import Table
@@ -115,12 +116,12 @@ def _point_tangents(
     d = np.sqrt(ux * ux + uy * uy)
     out = d > rad * (1 + 1e-12)
     k = np.flatnonzero(out)
-    base = np.arctan2(uy[k], ux[k])
-    alpha = np.arccos(rad[k] / d[k])
+    base = portable.arctan2(uy[k], ux[k])
+    alpha = portable.arccos(rad[k] / d[k])
     disc = np.concatenate([k, k])
     ang = np.concatenate([base + alpha, base - alpha])
     r = rad[disc]
-    return disc, cx[disc] + r * np.cos(ang), cy[disc] + r * np.sin(ang), np.flatnonzero(~out)
+    return disc, cx[disc] + r * portable.cos(ang), cy[disc] + r * portable.sin(ang), np.flatnonzero(~out)
 
 
 def _point_tangents_py(
@@ -144,12 +145,12 @@ def _point_tangents_py(
             ratio.append(rad / d)
         else:
             on.append(q)
-    base = np.arctan2(np.array(uys, dtype=float), np.array(uxs, dtype=float))
-    alpha = np.arccos(np.array(ratio, dtype=float))
+    base = portable.arctan2(np.array(uys, dtype=float), np.array(uxs, dtype=float))
+    alpha = portable.arccos(np.array(ratio, dtype=float))
     ang = np.concatenate([base + alpha, base - alpha])
     disc = ks + ks
-    xs = [cxl[q] + radl[q] * c for q, c in zip(disc, np.cos(ang).tolist(), strict=True)]
-    ys = [cyl[q] + radl[q] * s for q, s in zip(disc, np.sin(ang).tolist(), strict=True)]
+    xs = [cxl[q] + radl[q] * c for q, c in zip(disc, portable.cos(ang).tolist(), strict=True)]
+    ys = [cyl[q] + radl[q] * s for q, s in zip(disc, portable.sin(ang).tolist(), strict=True)]
     return disc, xs, ys, on
 
 
