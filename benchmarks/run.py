@@ -128,6 +128,8 @@ ts = []
 for _ in range(5):
     t = time.perf_counter(); verify(rep); ts.append((time.perf_counter() - t) * 1000)
 out["replay_verify_ms"] = statistics.median(ts)
+import skirmish
+out["tree"] = skirmish.__file__
 print(json.dumps(out))
 """
 
@@ -142,11 +144,19 @@ def ab_compare(tree_a: str, tree_b: str, rounds: int, games: int) -> dict[str, A
     for r in range(rounds):
         order = (("a", tree_a), ("b", tree_b)) if r % 2 == 0 else (("b", tree_b), ("a", tree_a))
         for key, tree in order:
-            env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()), PYTHONHASHSEED="0")
+            root = str(Path(tree).resolve())
+            env = dict(os.environ, PYTHONPATH=root, PYTHONHASHSEED="0")
             cmd = [sys.executable, "-c", _AB_DRIVER, str(games)]
-            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            # Run inside the tree: `python -c` puts the working directory first on sys.path, so
+            # run from another checkout it would import that checkout, not `tree`.
+            done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True)
             runs[key].append(json.loads(done.stdout.strip().splitlines()[-1]))
     out: dict[str, Any] = {"ab_rounds": rounds, "ab_games_per_round": games, "ab_a": tree_a, "ab_b": tree_b}
+    for key, tree in (("a", tree_a), ("b", tree_b)):
+        want = Path(tree).resolve()
+        got = {Path(x.pop("tree")).resolve() for x in runs[key]}
+        if got != {want / "skirmish" / "__init__.py"}:
+            raise RuntimeError(f"the A/B driver for {tree} imported {sorted(map(str, got))}")
     for metric in runs["a"][0]:
         a = [x[metric] for x in runs["a"]]
         b = [x[metric] for x in runs["b"]]
