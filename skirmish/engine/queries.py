@@ -33,7 +33,6 @@ from skirmish.engine.core.errors import IllegalAction, Refusal
 from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.engine.effects import abilities as _abilities
 from skirmish.engine.effects import moving as _moving
-from skirmish.engine.effects.abilities.use import _usable
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
@@ -438,11 +437,5 @@ def straight_move_ends(game: Game, model: ModelState) -> np.ndarray:
 def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> list[UseAbility]:
     """`ability_actions(game, player)` cut to the abilities whose effect is one of `effects`, in the
     same order, without generating the other abilities' actions: a bot that uses only some effects
-    asks this (an Earth Wall's candidate points cost a geometry check each). The same loop as the
-    step's `candidates` with the effect tested first; a test holds the two lists equal."""
-    out: list[UseAbility] = []
-    for m in game.player_models(player):
-        for a in abilities_of(m, game.armoury(m)):
-            if a.effect in effects and _usable(game, m, a):
-                out.extend(_abilities.EFFECTS[a.effect].candidates(game, m, a))
-    return out
+    asks this (an Earth Wall's candidate points cost a geometry check each)."""
+    return _abilities.candidates(game, player, effects)

@@ -9,6 +9,7 @@ when a model is attacked (`effects.reactions`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from skirmish.engine.core.actions import UseAbility
@@ -64,11 +65,14 @@ def _actions_now(ctx: Ctx, m: ModelState) -> list[tuple[Ability, Effect]]:
     return [(a, effect) for a, effect, when in found if effect is not None and when == step]
 
 
-def candidates(ctx: Ctx, player: int) -> list[UseAbility]:
+def candidates(ctx: Ctx, player: int, effects: Collection[str] | None = None) -> list[UseAbility]:
+    """The player's ability uses now, model by model in armoury order; with `effects`, only the
+    abilities with one of those effects (the others' uses, an Earth Wall's points among them, are
+    never worked out: a bot that uses only some effects asks this)."""
     out: list[UseAbility] = []
     for m in ctx.player_models(player):
         for a, effect in _actions_now(ctx, m):
-            if _usable_now(ctx, m, a, effect):
+            if (effects is None or a.effect in effects) and _usable_now(ctx, m, a, effect):
                 out.extend(effect.candidates(ctx, m, a))
     return out
 
