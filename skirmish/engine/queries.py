@@ -380,14 +380,9 @@ def goal_moves(game: Game, model: ModelState, goals: Sequence[np.ndarray]) -> li
     seen: set[tuple[float, float]] = set()
     out: list[Move] = []
     for goal in goals:
-        path = _movement.toward(game, model, goal, budget, enemy, gone)
-        if path is None or len(path) < 2:
-            continue
-        end = (round(float(path[-1][0]), 3), round(float(path[-1][1]), 3))
-        if end in seen or path_length(path) < 0.25:
-            continue
-        seen.add(end)
-        out.append(Move(model.id, tuple((float(x), float(y)) for x, y in path)))
+        move = _movement.listed_move(model.id, _movement.toward(game, model, goal, budget, enemy, gone), seen)
+        if move is not None:
+            out.append(move)
     return out
 
 

@@ -124,6 +124,22 @@ _DIRS = np.array(DIRECTIONS)
 _DIRS.flags.writeable = False
 
 
+def listed_move(
+    model_id: str, path: np.ndarray | list[list[float]] | None, seen: set[tuple[float, float]]
+) -> Move | None:
+    """The move `model_moves` lists for `path`, or None where the list drops it: fewer than two
+    points, shorter than 0.25", or ending (to 0.001") where an earlier entry ends; a kept end is
+    added to `seen`. One filter for the list and for the bots' queries that shorten it."""
+    if path is None or len(path) < 2:
+        return None
+    pts = path if isinstance(path, list) else path.tolist()
+    end = (round(pts[-1][0], 3), round(pts[-1][1], 3))
+    if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
+        return None
+    seen.add(end)
+    return Move(model_id, tuple((x, y) for x, y in pts))
+
+
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
     s = game.state
     budget = move_budget(game, m)
@@ -133,14 +149,9 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     seen: set[tuple[float, float]] = set()
 
     def add(path: np.ndarray | list[list[float]] | None) -> None:
-        if path is None or len(path) < 2:
-            return
-        pts = path if isinstance(path, list) else path.tolist()
-        end = (round(pts[-1][0], 3), round(pts[-1][1], 3))
-        if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
-            return
-        seen.add(end)
-        moves.append(Move(m.id, tuple((x, y) for x, y in pts)))
+        move = listed_move(m.id, path, seen)
+        if move is not None:
+            moves.append(move)
 
     mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
     aims = goals if goals is not None else default_goals(game, m)
