@@ -32,7 +32,19 @@ with make_executor("local", workers) as ex:
     started = time.perf_counter()
     result = run(plan, games, ex, batch_size=default_batch_size(games), window=3 * workers)
 total = time.perf_counter() - start
-me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _hwm_mb():
+    # This process's own peak: Linux carries ru_maxrss across exec, so from a benchmark runner that
+    # had grown large, RUSAGE_SELF would report the runner's peak, not this run's; VmHWM is the
+    # peak of this program's memory alone.
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+me = _hwm_mb()
 kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 t = result.tallies[0]
 print(json.dumps({"games": result.games_played, "seconds": result.seconds, "seconds_with_startup": total,
