@@ -16,9 +16,6 @@ from typing import Any, overload
 
 import numpy as np
 
-from skirmish.battlefield.measure import path_length
-from skirmish.battlefield.paths import Mover
-from skirmish.battlefield.reach import straight_moves
 from skirmish.data.armoury import Ability
 from skirmish.engine.core.actions import (
     ACTION_TYPES,
@@ -390,22 +387,9 @@ def straight_goal_move(game: Game, model: ModelState, goal: np.ndarray) -> Move 
     """The first entry of `move_options(game, model, [goal])` when it is the straight line toward
     `goal` (the move `toward` makes when that line is clear and the list keeps it), else None;
     the path search `toward` falls back on is never run here, so asking costs one line check."""
-    s = game.state
-    start = s.xy[model.index]
-    d = goal - start
-    n = float(np.hypot(*d))
-    if n < 1e-9:
-        return None
     budget = move_budget(game, model)
-    end = start + d * (min(budget, n) / n)
-    enemy, gone = game.enemy_mask(model), game.gone_mask()
-    mover = Mover(game.table, model.index, s.xy, s.radii, enemy, flying=flies(model), ignore=gone)
-    if not straight_moves(mover, start[None, :], end[None, :], max_length=budget)[0]:
-        return None
-    path = np.array([start.copy(), end])
-    if path_length(path) < 0.25:
-        return None
-    return Move(model.id, tuple((float(x), float(y)) for x, y in path))
+    path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask(), search=False)
+    return _movement.listed_move(model.id, path, set())
 
 
 def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:
@@ -423,10 +407,7 @@ def straight_move_ends(game: Game, model: ModelState) -> np.ndarray:
     """Where the straight-line entries of `move_options` for `model` can end, before they are
     checked: eight directions at the full and at half the model's Move, in the list's order (the
     same floats, so a bot can tell that none of them could beat a move it already has)."""
-    start = game.state.xy[model.index].copy()
-    budget = move_budget(game, model)
-    dirs = np.array(_moving.DIRECTIONS)
-    return np.concatenate([start + budget * dirs, start + 0.5 * budget * dirs])
+    return _movement.straight_ends(game.state.xy[model.index].copy(), move_budget(game, model))
 
 
 def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> list[UseAbility]:

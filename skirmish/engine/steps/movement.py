@@ -159,7 +159,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
     # stays small enough for the plain-float check that a single line would get.
-    ends = np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
+    ends = straight_ends(start, budget)
     firsts = [h for h in heads if h is not None]
     if len(firsts) + len(ends) <= STRAIGHT_SMALL:
         batch = np.concatenate([np.array(firsts, dtype=float).reshape(-1, 2), ends])
@@ -196,12 +196,25 @@ def segment_length(pts: list[list[float]]) -> float:
     return 0.0 + math.sqrt(dx * dx + dy * dy)
 
 
+def straight_ends(start: np.ndarray, budget: float) -> np.ndarray:
+    """Where the list's straight lines end, before they are checked: eight directions at the full
+    and at half `budget`, in the list's order."""
+    return np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
+
+
 def toward(
-    game: Ctx, m: ModelState, goal: np.ndarray, budget: float, enemy: np.ndarray, gone: np.ndarray
+    game: Ctx,
+    m: ModelState,
+    goal: np.ndarray,
+    budget: float,
+    enemy: np.ndarray,
+    gone: np.ndarray,
+    search: bool = True,
 ) -> np.ndarray | None:
     """The move `model_moves` lists toward `goal`, alone: the straight line when it is clear (the
-    common case, no search), else the truncated shortest path around obstacles. A bot that wants
-    only this move asks it without the eight straight lines (`queries.first_move_option`)."""
+    common case, no search), else the truncated shortest path around obstacles (None instead with
+    `search=False`). A bot that wants only this move asks it without the eight straight lines
+    (`queries.first_move_option`, `queries.straight_goal_move`)."""
     s = game.state
     start = s.xy[m.index]
     head = _head(start, goal, budget)
@@ -210,7 +223,7 @@ def toward(
     mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
     if straight_moves(mover, start[None, :], head[None, :], max_length=budget)[0]:
         return np.array([start.copy(), head])
-    return move_toward(mover, goal, budget)
+    return move_toward(mover, goal, budget) if search else None
 
 
 def _head(start: np.ndarray, goal: np.ndarray, budget: float) -> np.ndarray | None:
