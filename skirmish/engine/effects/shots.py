@@ -134,13 +134,18 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
     return game.options.shoot_into_melee or not game.in_melee(m)
 
 
-def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
+def open_target(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
+    """`targetable` but for sight (R-C1): an active enemy, not in melee unless the option allows;
+    the shooting step's "may anyone fire" asks sight for all such pairs in one batch."""
     return (
         target.active
         and game.enemies(shooter, target)
         and (game.options.shoot_into_melee or not game.in_melee(target))
-        and game.sees(shooter, target)
     )
+
+
+def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
+    return open_target(game, shooter, target) and game.sees(shooter, target)
 
 
 def resolve(

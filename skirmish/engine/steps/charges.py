@@ -38,8 +38,13 @@ def can_charge(game: Ctx, m: ModelState) -> bool:
     return charger_refusal(game, m) is None
 
 
+def _foe(game: Ctx, m: ModelState, t: ModelState) -> bool:
+    """Whom `m` may declare a charge at, but for sight (R-C3): an active enemy."""
+    return t.active and game.enemies(m, t)
+
+
 def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
-    return [t for t in game.state.models if t.active and game.enemies(m, t) and game.sees(m, t)]
+    return [t for t in game.state.models if _foe(game, m, t) and game.sees(m, t)]
 
 
 def has_options(game: Ctx, player: int) -> bool:
@@ -47,8 +52,8 @@ def has_options(game: Ctx, player: int) -> bool:
     chargers = [m for m in game.player_models(player) if can_charge(game, m)]
     if not chargers:
         return False
-    foes = [t for t in game.state.models if t.active]
-    return game.sees_any([(m, t) for m in chargers for t in foes if game.enemies(m, t)])
+    models = game.state.models
+    return game.sees_any([(m, t) for m in chargers for t in models if _foe(game, m, t)])
 
 
 def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:

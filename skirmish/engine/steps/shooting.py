@@ -11,7 +11,7 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.reactions import offer_reaction
 from skirmish.engine.effects.senses import finds_hidden
-from skirmish.engine.effects.shots import can_fire, resolve, shot_scores, shot_specs, targetable
+from skirmish.engine.effects.shots import can_fire, open_target, resolve, shot_scores, shot_specs, targetable
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -31,11 +31,9 @@ def has_options(game: Ctx, player: int) -> bool:
     ]
     if not shooters:
         return False
-    # Who may be shot at, whoever shoots (R-C1, R-C6): active and, unless the option allows, not in
-    # melee; then each shooter's enemies among them: `targetable`, with sight asked in one batch.
-    into = game.options.shoot_into_melee
-    ready = [t for t in game.state.models if t.active and (into or not game.in_melee(t))]
-    return game.sees_any([(m, t) for m in shooters for t in ready if game.enemies(m, t)])
+    # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
+    models = game.state.models
+    return game.sees_any([(m, t) for m in shooters for t in models if open_target(game, m, t)])
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
