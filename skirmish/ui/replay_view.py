@@ -322,7 +322,8 @@ class ReplayScene(Scene):
         sc = self.text.render(score_words(g) + "   [F1] help", 16, theme.TEXT_DIM)
         surf.blit(sc, (w - sc.get_width() - 12, 8))
         st = status_words(g)
-        if st:
+        if st:  # beside the status line, cut short before it rather than drawn over it
+            st = self.text.clip(st, 16, w - 36 - self.text.size(status, 17)[0])
             line = self.text.render(st, 16, theme.ACCENT)
             surf.blit(line, (w - line.get_width() - 12, 8 + self.text.line_height(16)))
         self.buttons = [

@@ -37,19 +37,32 @@ def render_game(
     text = text or TextCache(scale=max(0.7, min(1.4, h / 1000)))
     surf = pygame.Surface((w, h))
     surf.fill(theme.BG)
-    banner_h = int(70 * text.scale)
+    title = f"{game.scenario.title} — {turn_words(game)}"
+    res = result_words(game)
+    score = score_words(game) + f" · seed {game.seed}"
+    st = status_words(game)
+    # The scenario's status shares the second row with the result when it fits beside it; a long
+    # one (the Pursuit's track, objective and cards) gets rows of its own under the banner's two.
+    room = w - 48 - text.size(res, 20)[0]
+    beside = bool(st) and text.size(st, 17)[0] <= room
+    below = text.wrap(st, 17, w - 32) if st and not beside else []
+    banner_h = max(int(70 * text.scale), 12 + text.line_height(24) + text.line_height(20))
+    banner_h += len(below) * text.line_height(17)
     pygame.draw.rect(surf, theme.PANEL, (0, 0, w, banner_h))
     pygame.draw.line(surf, theme.PANEL_EDGE, (0, banner_h - 1), (w, banner_h - 1), 2)
-    title = f"{game.scenario.title} — {turn_words(game)}"
-    surf.blit(text.render(title, 24, theme.TEXT, bold=True), (16, 8))
-    res = result_words(game)
-    surf.blit(text.render(res, 20, theme.ACCENT if game.over else theme.TEXT), (16, 8 + text.line_height(24)))
-    sc = text.render(score_words(game) + f" · seed {game.seed}", 18, theme.TEXT_DIM)
+    sc = text.render(score, 18, theme.TEXT_DIM)
     surf.blit(sc, (w - sc.get_width() - 16, 12))
-    st = status_words(game)
-    if st:
+    title_room = w - 48 - sc.get_width()
+    surf.blit(text.render(text.clip(title, 24, title_room, bold=True), 24, theme.TEXT, bold=True), (16, 8))
+    y = 8 + text.line_height(24)
+    surf.blit(text.render(res, 20, theme.ACCENT if game.over else theme.TEXT), (16, y))
+    if beside:
         line = text.render(st, 17, theme.ACCENT)
-        surf.blit(line, (w - line.get_width() - 16, 12 + text.line_height(18)))
+        surf.blit(line, (w - line.get_width() - 16, y + 2))
+    y += text.line_height(20)
+    for row in below:
+        surf.blit(text.render(row, 17, theme.ACCENT), (16, y))
+        y += text.line_height(17)
     side_w = min(560, max(320, w - h))
     board_rect = (0, banner_h, w - side_w, h - banner_h)
     view = BoardView(game.scenario.board.width, game.scenario.board.height)

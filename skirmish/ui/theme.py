@@ -133,6 +133,17 @@ class TextCache:
     def line_height(self, size: int = 18) -> int:
         return self.font(size).get_linesize()
 
+    def clip(self, text: str, size: int, width: int, bold: bool = False) -> str:
+        """`text`, cut short with an ellipsis when wider than `width` pixels: a line that shares its
+        row with another must stop before it, not run underneath it."""
+        f = self.font(size, bold)
+        if f.size(text)[0] <= width:
+            return text
+        cut = len(text)
+        while cut > 0 and f.size(text[:cut].rstrip() + "…")[0] > width:
+            cut -= 1
+        return text[:cut].rstrip() + "…" if cut else ""
+
     def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
         """Greedy word wrap of `text` into lines no wider than `width` pixels."""
         f = self.font(size, bold)

@@ -78,7 +78,8 @@ class BannerView:
         sc = text.render(score_words(g) + "   [F1] help  [G] legend", 16, theme.TEXT_DIM)
         bs.blit(sc, (w - sc.get_width() - 12, 8))
         st = "" if pursuit_rules(g) is not None else status_words(g)  # the Pursuit has its own panel
-        if st:
+        if st:  # beside the actor's line, cut short before it rather than drawn over it
+            st = text.clip(st, 16, w - 36 - text.size(actor, 19, True)[0])
             line = text.render(st, 16, theme.ACCENT)
             bs.blit(line, (w - line.get_width() - 12, 8 + text.line_height(16)))
         x, y = 12, y2 + text.line_height(19) + 4
