@@ -710,8 +710,9 @@ def test_ui_r_x3_two_human_seats_play_a_pursuit_turn(app, tmp_path):
         post_and_frame(app, key(pygame.K_ESCAPE))
     surf = pygame.Surface(app.size)
     scene.draw(surf)
-    rect = draw_pursuit_panel(surf, scene.text, game, scene.board_rect, 2, None)
+    rect = draw_pursuit_panel(surf, scene.text, game, scene.pursuit_rect, 2, None)
     assert rect is not None and rect.top >= scene.banner_h  # never over the banner's refusal/hint lines
+    assert rect.right <= scene.board_rect.left  # nor over the table: it has a column of its own
     pygame.image.save(surf, str(tmp_path / "pursuit.png"))
 
     deadline = time.perf_counter() + 60

@@ -1,7 +1,7 @@
 """The Pursuit's panel in the window (R-X3): co-operative seats and the game's state in words.
 
-A box over the top-left corner of the board, below the banner (so it never overprints the
-banner's refusal and hint lines): who plays which hero and whose hero acts now, the Tracking
+A column of its own left of the table, below the banner (so it covers neither the table nor the
+banner's refusal and hint lines), its long lines wrapped: who plays which hero and whose hero acts now, the Tracking
 path drawn as a track of spaces with the ship token, the active hero, the active adversary and
 its ability as its card says it, the current objective, and the Fire Nation cards of this turn.
 
@@ -101,35 +101,50 @@ def draw_track(surf: pygame.Surface, x: int, y: int, width: int, rules: PursuitR
     return cell
 
 
+def panel_width(window_w: int, side_w: int, scale: float) -> int:
+    """The Pursuit column's width, left of the table: wide enough for the Tracking track and short
+    lines, narrow enough to leave the table most of the room (its longer lines wrap)."""
+    return int(min(340 * scale, max(200 * scale, (window_w - side_w) * 0.26)))
+
+
 def draw_pursuit_panel(
     surf: pygame.Surface,
     text: TextCache,
     game: Game,
-    board: pygame.Rect,
+    area: pygame.Rect,
     seats: int,
     selected: str | None,
 ) -> pygame.Rect | None:
-    """Draw the panel inside `board` (top-left); its rectangle, or None when not a Pursuit."""
+    """Draw the panel in `area`, the column the table leaves for it (it never covers the table);
+    its rectangle, or None when not a Pursuit."""
     rules = pursuit_rules(game)
     if rules is None:
         return None
-    lines = panel_lines(game, seats, selected)
     size = 15
     lh = text.line_height(size)
-    width = min(board.width - 2 * PAD, max(text.size(t, size)[0] for t in lines) + 2 * PAD)
-    cell = max(8, min(22, (width - 2 * PAD) // (rules.cfg.tracking_length + 1)))
-    height = PAD * 2 + lh * len(lines) + cell + 4
+    width = max(2 * PAD + 40, area.width - 2 * PAD)
+    inner = width - 2 * PAD
+    rows: list[tuple[str, theme.Colour, bool, bool]] = []  # text, colour, bold, track after it
+    for k, line in enumerate(panel_lines(game, seats, selected)):
+        colour = theme.ACCENT if line.startswith(("Now acting", "Tracking")) else theme.TEXT
+        wrapped = text.wrap(line, size, inner, bold=k == 0)
+        last = len(wrapped) - 1
+        rows += [
+            (part, colour, k == 0, line.startswith("Tracking") and j == last)
+            for j, part in enumerate(wrapped)
+        ]
+    cell = max(8, min(22, inner // (rules.cfg.tracking_length + 1)))
+    height = PAD * 2 + lh * len(rows) + cell + 4
     box = pygame.Surface((width, height), pygame.SRCALPHA)
-    box.fill((*theme.PANEL[:3], 225))
+    box.fill((*theme.PANEL[:3], 235))
     pygame.draw.rect(box, theme.PANEL_EDGE, box.get_rect(), 1)
     y = PAD
-    for k, line in enumerate(lines):
-        colour = theme.ACCENT if line.startswith(("Now acting", "Tracking")) else theme.TEXT
-        box.blit(text.render(line, size, colour, bold=k == 0), (PAD, y))
+    for part, colour, bold, track in rows:
+        box.blit(text.render(part, size, colour, bold=bold), (PAD, y))
         y += lh
-        if line.startswith("Tracking"):
-            draw_track(box, PAD, y + 2, width - 2 * PAD, rules)
+        if track:
+            draw_track(box, PAD, y + 2, inner, rules)
             y += cell + 4
-    rect = pygame.Rect(board.x + PAD, board.y + PAD, width, height)
+    rect = pygame.Rect(area.x + PAD, area.y + PAD, width, height)
     surf.blit(box, rect.topleft)
     return rect

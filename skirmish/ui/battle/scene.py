@@ -31,7 +31,7 @@ from skirmish.ui.control.offers import offers
 from skirmish.ui.duel_view import DUEL_PANEL_H, DuelPanel
 from skirmish.ui.handover import draw_card
 from skirmish.ui.panels import LogPanel, ProfileCard
-from skirmish.ui.pursuit_view import draw_pursuit_panel
+from skirmish.ui.pursuit_view import draw_pursuit_panel, panel_width, pursuit_rules
 from skirmish.ui.render import ModelMarks, draw_models
 from skirmish.ui.scene import Button, Scene, draw_help
 from skirmish.ui.terrain_art import StaticLayer
@@ -89,6 +89,7 @@ class BattleScene(Scene):
         """The Avatar Duel's builder, reveal and endurance strip (duel_view.py), drawn from the
         observation of the person to act only."""
         self.board_rect = pygame.Rect(0, 0, 10, 10)
+        self.pursuit_rect = pygame.Rect(0, 0, 0, 0)
         self.layout(app.size)
         self.view.fit(tuple(self.board_rect))
         self.commands = self._commands()
@@ -278,7 +279,11 @@ class BattleScene(Scene):
         self.banner_h = int(112 * s)
         side_w = int(min(460, max(300, w * 0.3)))
         old = self.board_rect.copy()
-        self.board_rect = pygame.Rect(0, self.banner_h, w - side_w, h - self.banner_h)
+        # The Pursuit's panel has a column of its own, left of the table (it used to cover the
+        # table's top-left corner, and the models and terrain under it).
+        left = panel_width(w, side_w, s) if pursuit_rules(self.game) is not None else 0
+        self.pursuit_rect = pygame.Rect(0, self.banner_h, left, h - self.banner_h)
+        self.board_rect = pygame.Rect(left, self.banner_h, w - side_w - left, h - self.banner_h)
         if getattr(self, "duel", None) is not None:
             self.board_rect.height -= int(DUEL_PANEL_H * s)  # the duel strip sits under the table
         self.card.rect = pygame.Rect(w - side_w, self.banner_h, side_w, int(min(300 * s, h * 0.36)))
@@ -464,8 +469,8 @@ class BattleScene(Scene):
         overlays.draw_path(self, surf)
         overlays.draw_ruler(self, surf)
         self.tool.draw_board(self, surf)
-        draw_pursuit_panel(surf, self.text, g, self.board_rect, self.seats, self.selected)
         surf.set_clip(clip)
+        draw_pursuit_panel(surf, self.text, g, self.pursuit_rect, self.seats, self.selected)
         self.buttons = self.actions()
         self.banner.draw(self, surf, self.buttons)
         hov = s.model(self.hovered) if self.hovered else None
