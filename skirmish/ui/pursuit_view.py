@@ -1,9 +1,10 @@
 """The Pursuit's panel in the window (R-X3): co-operative seats and the game's state in words.
 
 A column of its own left of the table, below the banner (so it covers neither the table nor the
-banner's refusal and hint lines), its long lines wrapped: who plays which hero and whose hero acts now, the Tracking
-path drawn as a track of spaces with the ship token, the active hero, the active adversary and
-its ability as its card says it, the current objective, and the Fire Nation cards of this turn.
+banner's refusal and hint lines), its long lines wrapped: who plays which hero and whose hero
+acts now, the Tracking path drawn as a track of spaces with the ship token, the active hero, the
+active adversary and its ability as its card says it, the current objective, and the Fire Nation
+cards of this turn.
 
 Seats are hotseat: `skirmish play the_pursuit --seats N` deals the heroes round-robin in the
 scenario's `hero_order` (player 1 takes Aang, player 2 Katara, ...); the heroes' side is one
