@@ -465,3 +465,18 @@ def _to_toml(data: dict) -> str:
                 lines.append(f"[[{k}]]")
                 lines.extend(f"{kk} = {scalar(vv)}" for kk, vv in item.items())
     return "\n".join(lines) + "\n"
+
+
+def test_a_replay_of_more_actions_than_any_game_takes_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MAX_REPLAY_ACTIONS: a replay longer than any bot game can be is refused before a single
+    action is re-applied, naming the field, for `replay --verify` and `validate` alike."""
+    data = json.loads(
+        (Path(__file__).parent / "golden" / "open_battle_heuristic_s11.json").read_text("utf-8")
+    )
+    data["actions"] = [data["actions"][0]] * (MAX_REPLAY_ACTIONS + 1)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for argv in (["replay", str(path), "--verify"], ["validate", str(path)]):
+        refused(argv, capsys, "long.json: actions", str(MAX_REPLAY_ACTIONS))

@@ -24,6 +24,7 @@ from pydantic import Field, StringConstraints, ValidationError
 from skirmish.data.atomic import write_atomic
 from skirmish.data.base import Strict
 from skirmish.data.errors import DataError, Problem
+from skirmish.data.limits import MAX_REPLAY_ACTIONS
 from skirmish.data.loader import check_scenario_geometry, check_troupe_references, validation_problems
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
@@ -63,7 +64,9 @@ class ReplayFile(Strict):
     options: RuleOptions = Field(default_factory=RuleOptions)
     scenario: Scenario
     troupes: list[Troupe] = Field(min_length=1)
-    actions: list[dict[str, Any]] = Field(description="The actions in order, as `Action.to_json()`.")
+    actions: list[dict[str, Any]] = Field(
+        max_length=MAX_REPLAY_ACTIONS, description="The actions in order, as `Action.to_json()`."
+    )
     final_hash: Hex64 | None = None
     result: dict[str, Any] = Field(default_factory=dict)
     digest: ReplayDigest | None = None
