@@ -53,6 +53,8 @@ class TableQueries:
     _dist: np.ndarray
     _melee: np.ndarray
     _in_melee: list[bool]
+    _friend_version: int
+    _friend_near: dict[float, list[bool]]
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -270,6 +272,22 @@ class TableQueries:
         store.solve(todo, self.state.radii)
         return any(seen[i][j] for i, j in todo)
 
+    def sees_each(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> list[bool]:
+        """`[sees(a, b) for a, b in pairs]` (R-B3), with every pair not yet known asked of the sight
+        kernel in one batch: a step that will ask all of them (the shooting candidates) pays for
+        one kernel call, not one per shooter's row."""
+        if self._sight_version == self._version and self._sight is not None:
+            vis = self._sight
+            return [bool(vis[a.index, b.index]) for a, b in pairs]
+        store = self._pair_sight()
+        known = store.known
+        store.solve(
+            [(min(a.index, b.index), max(a.index, b.index)) for a, b in pairs if not known[a.index][b.index]],
+            self.state.radii,
+        )
+        seen = store.vis
+        return [seen[a.index][b.index] or self._senses(a, b) for a, b in pairs]
+
     def _senses(self, a: ModelState, b: ModelState) -> bool:
         """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""
         sense = senses.sense_range(cast("Ctx", self), a)
@@ -298,12 +316,28 @@ class TableQueries:
         return store
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
+        """Whether an active friend other than `model` stands within `inches` (edge to edge), as
+        `friend_within_each` reads it: one comparison of the distance matrix per arrangement and
+        distance, then a lookup (every shot's score asks this of its shooter)."""
+        return self.friend_within_each(inches)[model.index]
+
+    def friend_within_each(self, inches: float) -> list[bool]:
+        """Per model: `any(m.active and m is not model and not enemies(m, model) and
+        dist[model, m] <= inches for m in models)`, for every model at once on the current
+        arrangement (kept until the next `moved()`; activity changes bump the version too)."""
         self._refresh_geo()
-        row = self._dist[model.index]
-        return any(
-            m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
-            for m in self.state.models
-        )
+        if self._friend_version != self._geo_version:
+            self._friend_near = {}
+            self._friend_version = self._geo_version
+        near = self._friend_near.get(inches)
+        if near is None:
+            act = self._geo_act
+            assert act is not None  # set by `_refresh_geo`
+            n = len(act)
+            ok = ~self._enemy_matrix() & np.array(act, dtype=bool)[None, :]
+            ok[np.arange(n), np.arange(n)] = False
+            near = self._friend_near[inches] = ((self._dist <= inches) & ok).any(axis=1).tolist()
+        return near
 
     def player_models(self, player: int) -> list[ModelState]:
         return [m for m in self.state.models if m.player == player]
