@@ -1,7 +1,8 @@
 """The engine's round-3 fast paths give exactly the answers of the slower code they replaced: shot
 scores kept by their facts (R-C1, R-X1), "a friend within 5 inches" read from one comparison per
-arrangement (R-C1), sight asked for many pairs in one batch (R-B3), and the shooting candidates
-built from those (R-C1, R-C6, R-P4).
+arrangement (R-C1), sight asked for many pairs in one batch (R-B3), the shooting candidates built
+from those (R-C1, R-C6, R-P4), and the candidate moves kept by their paths with their default
+goals found from masks (R-M2).
 
 Each is checked at every position of golden replays (one with Earth Walls, one with premeasuring,
 one of four players), after every action, after undoing it, and after a refused action, against
@@ -12,11 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from skirmish.engine.core.actions import Action, Move, Shoot
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.moving import beside, cover_points, default_goals
 from skirmish.engine.effects.shots import (
     WEAK_TO,
     ShotSpec,
@@ -28,6 +31,7 @@ from skirmish.engine.effects.shots import (
 from skirmish.engine.game import Game
 from skirmish.engine.replay import load_replay
 from skirmish.engine.steps import shooting
+from skirmish.engine.steps.movement import model_moves
 from skirmish.rules.combat import dodge_score, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
 
@@ -109,8 +113,40 @@ def _candidates_reference(game: Game, player: int) -> list[Action]:
     return out
 
 
+def _default_goals_reference(game: Game, m: ModelState) -> list[np.ndarray]:
+    s = game.state
+    here = s.xy[m.index]
+    goals: list[np.ndarray] = []
+    foes = [o for o in s.models if o.active and game.enemies(o, m)]
+    if foes:
+        d = s.xy[[o.index for o in foes]] - here
+        goals.append(beside(game, m, foes[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))]))
+    covers = cover_points(game)
+    if covers:
+        d = np.array(covers, dtype=float).reshape(-1, 2) - here
+        goals.append(covers[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))])
+    return goals
+
+
+def _check_moves(game: Game, where: str) -> None:
+    """The candidate moves of every active model, listed through the kept lists, equal the lists
+    made afresh (the memo emptied first), and the default goals those of the old code (R-M2)."""
+    for m in game.state.models:
+        if not m.active:
+            continue
+        goals = default_goals(game, m)
+        want = _default_goals_reference(game, m)
+        assert len(goals) == len(want) and all(
+            np.array_equal(a, b) for a, b in zip(goals, want, strict=True)
+        ), where
+        kept = model_moves(game, m)
+        game.memo.pop("model_moves", None)
+        assert kept == model_moves(game, m), where
+
+
 def _check(game: Game, where: str) -> None:
     models = game.state.models
+    _check_moves(game, where)
     # Asked first, before anything else warms the pair store: the batch must stand on its own.
     pairs = [(a, b) for a in models for b in reversed(models)]
     assert game.sees_each(pairs) == [game.sees(a, b) for a, b in pairs], where
