@@ -54,7 +54,7 @@ class TableQueries:
     _melee: np.ndarray
     _in_melee: list[bool]
     _friend_version: int
-    _friend_near: dict[float, list[bool]]
+    _friend_near: dict[tuple[int, float], bool]
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -316,27 +316,22 @@ class TableQueries:
         return store
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
-        """Whether an active friend other than `model` stands within `inches` (edge to edge), as
-        `friend_within_each` reads it: one comparison of the distance matrix per arrangement and
-        distance, then a lookup (every shot's score asks this of its shooter)."""
-        return self.friend_within_each(inches)[model.index]
-
-    def friend_within_each(self, inches: float) -> list[bool]:
-        """Per model: `any(m.active and m is not model and not enemies(m, model) and
-        dist[model, m] <= inches for m in models)`, for every model at once on the current
-        arrangement (kept until the next `moved()`; activity changes bump the version too)."""
+        """Whether an active friend other than `model` stands within `inches`, edge to edge (the
+        "friend within 5 inches" of every shot's score): each model's answer is kept until the
+        next `moved()` (activity changes bump the version too), so the scores of a step's many
+        shots walk the models once per shooter, not once per shot."""
         self._refresh_geo()
         if self._friend_version != self._geo_version:
             self._friend_near = {}
             self._friend_version = self._geo_version
-        near = self._friend_near.get(inches)
+        key = (model.index, inches)
+        near = self._friend_near.get(key)
         if near is None:
-            act = self._geo_act
-            assert act is not None  # set by `_refresh_geo`
-            n = len(act)
-            ok = ~self._enemy_matrix() & np.array(act, dtype=bool)[None, :]
-            ok[np.arange(n), np.arange(n)] = False
-            near = self._friend_near[inches] = ((self._dist <= inches) & ok).any(axis=1).tolist()
+            row = self._dist[model.index]
+            near = self._friend_near[key] = any(
+                m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
+                for m in self.state.models
+            )
         return near
 
     def player_models(self, player: int) -> list[ModelState]:

@@ -90,7 +90,7 @@ def shot_scores(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSp
     """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1).
 
     The scores are a function of a few facts (`_shot_facts`: the two profiles' stats, the covers,
-    higher ground, a friend near, the spec, the buffs, the weakness, Limping), and a game asks the
+    higher ground, a friend near, the weapon's bonus, the buffs, the weakness, Limping), and a game asks the
     same facts again and again (the candidates, the bots' odds, the shot itself): the game keeps
     the scores of each set of facts it has seen (`memo["shot_scores"]`), keyed on those facts
     exactly, so the same facts give the same (immutable) scores without building them again."""
@@ -110,7 +110,7 @@ SCORE_MEMO = 4096
 
 def _shot_facts(
     game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec
-) -> tuple[int, int, int, int, bool, bool, ShotSpec, int, str | None, int, bool]:
+) -> tuple[int, int, int, int, bool, bool, str, int, int, str | None, int, bool]:
     """Everything `scores_of_facts` reads, in its argument order (see `shot_scores`)."""
     weak = None
     if (
@@ -127,7 +127,8 @@ def _shot_facts(
         effective_cover(game, target, shooter),
         game.height(shooter) > game.height(target),
         game.friend_within(shooter, 5.0),
-        spec,
+        spec.title,
+        spec.bonus,
         shooter.buffs.get("ranged", 0),
         weak,
         target.buffs.get("dodge", 0),
@@ -142,7 +143,8 @@ def scores_of_facts(
     t_cover: int,
     higher: bool,
     friend: bool,
-    spec: ShotSpec,
+    title: str,
+    bonus: int,
     ranged_buff: int,
     weak: str | None,
     dodge_buff: int,
@@ -164,8 +166,8 @@ def scores_of_facts(
         attack.append(Modifier("target in light cover", -1))
     else:
         attack.append(Modifier("target in " + ("dense" if t_cover == 3 else "medium") + " cover", -2))
-    if spec.bonus:
-        attack.append(Modifier(spec.title, spec.bonus))
+    if bonus:
+        attack.append(Modifier(title, bonus))
     if ranged_buff:
         attack.append(Modifier("ability bonus", ranged_buff))
     if weak is not None:
