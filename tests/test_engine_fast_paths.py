@@ -24,6 +24,8 @@ from skirmish.engine.effects.shots import (
     WEAK_TO,
     ShotSpec,
     can_fire,
+    open_target,
+    open_targets,
     shot_scores,
     shot_specs,
     targetable,
@@ -31,6 +33,7 @@ from skirmish.engine.effects.shots import (
 from skirmish.engine.game import Game
 from skirmish.engine.replay import load_replay
 from skirmish.engine.steps import shooting
+from skirmish.engine.steps.charges import foe_pairs
 from skirmish.engine.steps.movement import model_moves
 from skirmish.rules.combat import dodge_score, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -155,6 +158,9 @@ def _check(game: Game, where: str) -> None:
             assert game.friend_within(m, inches) == _friend_within_reference(game, m, inches), where
     for p in range(len(game.state.players)):
         assert shooting.candidates(game, p) == _candidates_reference(game, p), where
+    mine = game.player_models(game.state.active_player)
+    assert open_targets(game, mine) == [[t for t in models if open_target(game, m, t)] for m in mine], where
+    assert foe_pairs(game, mine) == [(m, t) for m in mine for t in models if t.active and game.enemies(m, t)]
     for a in models:
         for spec in shot_specs(game, a):
             for b in models:

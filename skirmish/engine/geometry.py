@@ -238,13 +238,22 @@ class TableQueries:
         store = self._pair_sight()
         i, j = a.index, b.index
         if not store.known[i][j]:
-            foe = self._enemy_rows()[i]
-            row = store.known[i]
-            side = foe[j]
-            store.solve(
-                ((min(i, c), max(i, c)) for c in range(store.n) if not row[c] and foe[c] == side),
-                self.state.radii,
-            )
+            rows = self._enemy_rows()
+            known = store.known
+            if rows[i][j]:
+                # Enemies: every enemy pair not known yet, in one batch (the next questions are
+                # most likely other enemies', and the kernel costs per call more than per pair).
+                todo = [
+                    (r, c)
+                    for r in range(store.n)
+                    for c in range(r + 1, store.n)
+                    if rows[r][c] and not known[r][c]
+                ]
+            else:
+                row = known[i]
+                foe = rows[i]
+                todo = [(min(i, c), max(i, c)) for c in range(store.n) if not row[c] and not foe[c]]
+            store.solve(todo, self.state.radii)
         if store.vis[i][j]:
             return True
         return self._senses(a, b)

@@ -4,6 +4,7 @@ for weapons, ranged abilities, aimed abilities and reflected attacks alike.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -195,11 +196,19 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
 def open_target(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     """`targetable` but for sight (R-C1): an active enemy, not in melee unless the option allows;
     the shooting step's "may anyone fire" asks sight for all such pairs in one batch."""
-    return (
-        target.active
-        and game.enemies(shooter, target)
-        and (game.options.shoot_into_melee or not game.in_melee(target))
-    )
+    return game.enemies(shooter, target) and _free_target(game, target)
+
+
+def _free_target(game: Ctx, target: ModelState) -> bool:
+    """The target's own part of `open_target`: active, and not in melee unless the option allows."""
+    return target.active and (game.options.shoot_into_melee or not game.in_melee(target))
+
+
+def open_targets(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
+    """Per shooter, `[t for t in models if open_target(game, shooter, t)]`: the target's own part
+    is asked once per target, not once per shooter and target."""
+    free = [t for t in game.state.models if _free_target(game, t)]
+    return [[t for t in free if game.enemies(m, t)] for m in shooters]
 
 
 def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:

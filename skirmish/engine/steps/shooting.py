@@ -14,7 +14,7 @@ from skirmish.engine.effects.senses import finds_hidden
 from skirmish.engine.effects.shots import (
     ShotSpec,
     can_fire,
-    open_target,
+    open_targets,
     resolve,
     shot_scores,
     shot_specs,
@@ -39,8 +39,8 @@ def has_options(game: Ctx, player: int) -> bool:
     if not shooters:
         return False
     # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
-    models = game.state.models
-    return game.sees_any([(m, t) for m in shooters for t in models if open_target(game, m, t)])
+    targets = open_targets(game, shooters)
+    return game.sees_any([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts])
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
@@ -51,16 +51,18 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     listed when its attack score before the die is above 0 (no Impossible Shot)."""
     out: list[Action] = []
     premeasure = game.options.premeasure
-    models = game.state.models
-    rows: list[tuple[ModelState, list[ShotSpec], list[ModelState]]] = []
+    shooters: list[ModelState] = []
+    weapons: list[list[ShotSpec]] = []
     for m in game.player_models(player):
         if not can_fire(game, m):
             continue
         specs = [spec for spec in shot_specs(game, m) if spec.ap_cost <= m.ap]
         if specs:
-            rows.append((m, specs, [t for t in models if open_target(game, m, t)]))
-    seen = iter(game.sees_each([(m, t) for m, _, ts in rows for t in ts]))
-    for m, specs, ts in rows:
+            shooters.append(m)
+            weapons.append(specs)
+    targets = open_targets(game, shooters)
+    seen = iter(game.sees_each([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts]))
+    for m, specs, ts in zip(shooters, weapons, targets, strict=True):
         visible = [t for t in ts if next(seen)]
         for spec in specs:
             for t in visible:
