@@ -164,7 +164,8 @@ class TableQueries:
 
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
-        self._refresh_cover()
+        if self._cover_version != self._version:  # the refresh's own test, without the call
+            self._refresh_cover()
         return self._cover[model.index]
 
     def cover_piece(self, model: ModelState) -> str | None:
@@ -173,12 +174,14 @@ class TableQueries:
         return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
 
     def height(self, model: ModelState) -> float:
-        self._refresh_cover()
+        if self._cover_version != self._version:
+            self._refresh_cover()
         return self._height[model.index]
 
     def distance(self, a: ModelState, b: ModelState) -> float:
         """Base edge to base edge (R-C6)."""
-        self._refresh_geo()
+        if self._geo_version != self._version:
+            self._refresh_geo()
         return float(self._dist[a.index, b.index])
 
     def distances(self) -> np.ndarray:

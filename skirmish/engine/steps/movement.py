@@ -137,7 +137,7 @@ def listed_move(
     if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
         return None
     seen.add(end)
-    return Move(model_id, tuple((x, y) for x, y in pts))
+    return Move(model_id, tuple(map(tuple, pts)))  # type: ignore[arg-type]  # (x, y) pairs
 
 
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
