@@ -53,6 +53,8 @@ class TableQueries:
     _dist: np.ndarray
     _melee: np.ndarray
     _in_melee: list[bool]
+    _friend_version: int
+    _friend_near: dict[tuple[int, float], bool]
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -162,7 +164,8 @@ class TableQueries:
 
     def cover(self, model: ModelState) -> int:
         """Cover rank a model stands in (R-B2): 0 open, 1 light, 2 medium, 3 dense; flyers never in cover."""
-        self._refresh_cover()
+        if self._cover_version != self._version:  # the refresh's own test, without the call
+            self._refresh_cover()
         return self._cover[model.index]
 
     def cover_piece(self, model: ModelState) -> str | None:
@@ -171,12 +174,14 @@ class TableQueries:
         return None if i < 0 or self.cover(model) == 0 else self.table.pieces[i].name
 
     def height(self, model: ModelState) -> float:
-        self._refresh_cover()
+        if self._cover_version != self._version:
+            self._refresh_cover()
         return self._height[model.index]
 
     def distance(self, a: ModelState, b: ModelState) -> float:
         """Base edge to base edge (R-C6)."""
-        self._refresh_geo()
+        if self._geo_version != self._version:
+            self._refresh_geo()
         return float(self._dist[a.index, b.index])
 
     def distances(self) -> np.ndarray:
@@ -236,13 +241,22 @@ class TableQueries:
         store = self._pair_sight()
         i, j = a.index, b.index
         if not store.known[i][j]:
-            foe = self._enemy_rows()[i]
-            row = store.known[i]
-            side = foe[j]
-            store.solve(
-                ((min(i, c), max(i, c)) for c in range(store.n) if not row[c] and foe[c] == side),
-                self.state.radii,
-            )
+            rows = self._enemy_rows()
+            known = store.known
+            if rows[i][j]:
+                # Enemies: every enemy pair not known yet, in one batch (the next questions are
+                # most likely other enemies', and the kernel costs per call more than per pair).
+                todo = [
+                    (r, c)
+                    for r in range(store.n)
+                    for c in range(r + 1, store.n)
+                    if rows[r][c] and not known[r][c]
+                ]
+            else:
+                row = known[i]
+                foe = rows[i]
+                todo = [(min(i, c), max(i, c)) for c in range(store.n) if not row[c] and not foe[c]]
+            store.solve(todo, self.state.radii)
         if store.vis[i][j]:
             return True
         return self._senses(a, b)
@@ -269,6 +283,22 @@ class TableQueries:
             return True
         store.solve(todo, self.state.radii)
         return any(seen[i][j] for i, j in todo)
+
+    def sees_each(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> list[bool]:
+        """`[sees(a, b) for a, b in pairs]` (R-B3), with every pair not yet known asked of the sight
+        kernel in one batch: a step that will ask all of them (the shooting candidates) pays for
+        one kernel call, not one per shooter's row."""
+        if self._sight_version == self._version and self._sight is not None:
+            vis = self._sight
+            return [bool(vis[a.index, b.index]) for a, b in pairs]
+        store = self._pair_sight()
+        known = store.known
+        store.solve(
+            [(min(a.index, b.index), max(a.index, b.index)) for a, b in pairs if not known[a.index][b.index]],
+            self.state.radii,
+        )
+        seen = store.vis
+        return [seen[a.index][b.index] or self._senses(a, b) for a, b in pairs]
 
     def _senses(self, a: ModelState, b: ModelState) -> bool:
         """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""
@@ -298,12 +328,23 @@ class TableQueries:
         return store
 
     def friend_within(self, model: ModelState, inches: float) -> bool:
+        """Whether an active friend other than `model` stands within `inches`, edge to edge (the
+        "friend within 5 inches" of every shot's score): each model's answer is kept until the
+        next `moved()` (activity changes bump the version too), so the scores of a step's many
+        shots walk the models once per shooter, not once per shot."""
         self._refresh_geo()
-        row = self._dist[model.index]
-        return any(
-            m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
-            for m in self.state.models
-        )
+        if self._friend_version != self._geo_version:
+            self._friend_near = {}
+            self._friend_version = self._geo_version
+        key = (model.index, inches)
+        near = self._friend_near.get(key)
+        if near is None:
+            row = self._dist[model.index]
+            near = self._friend_near[key] = any(
+                m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
+                for m in self.state.models
+            )
+        return near
 
     def player_models(self, player: int) -> list[ModelState]:
         return [m for m in self.state.models if m.player == player]

@@ -86,14 +86,20 @@ def beside(game: Ctx, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndar
 
 def default_goals(game: Ctx, m: ModelState) -> list[np.ndarray]:
     """A free point beside the nearest active enemy, and the nearest medium/dense cover piece."""
+    return goals_among(game, m, game.enemy_mask(m) & ~game.gone_mask())
+
+
+def goals_among(game: Ctx, m: ModelState, foes: np.ndarray) -> list[np.ndarray]:
+    """`default_goals` with the active enemies given as a mask over the models (the caller has the
+    enemy and out-of-play masks already): beside the nearest of them, and the nearest cover."""
     s = game.state
     here = s.xy[m.index]
     goals: list[np.ndarray] = []
-    foes = [o for o in s.models if o.active and game.enemies(o, m)]
+    idx = np.flatnonzero(foes)
     # The nearest of each (the first of equals): the same hypot per element as one at a time.
-    if foes:
-        d = s.xy[[o.index for o in foes]] - here
-        goals.append(beside(game, m, foes[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))]))
+    if len(idx):
+        d = s.xy[idx] - here
+        goals.append(beside(game, m, s.models[int(idx[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))])]))
     covers = cover_points(game)
     if covers:
         d = game.memo["cover_points"][2] - here

@@ -4,6 +4,7 @@ for weapons, ranged abilities, aimed abilities and reflected attacks alike.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -87,15 +88,78 @@ def effective_cover(game: Ctx, target: ModelState, shooter: ModelState | None = 
 
 
 def shot_scores(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> tuple[Score, Score]:
-    """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1)."""
+    """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1).
+
+    The scores are a function of a few facts (`_shot_facts`: the two profiles' stats, the covers,
+    higher ground, a friend near, the weapon's bonus, the buffs, the weakness, Limping), and a game asks the
+    same facts again and again (the candidates, the bots' odds, the shot itself): the game keeps
+    the scores of each set of facts it has seen (`memo["shot_scores"]`), keyed on those facts
+    exactly, so the same facts give the same (immutable) scores without building them again."""
+    facts = _shot_facts(game, shooter, target, spec)
+    memo: dict[tuple[object, ...], tuple[Score, Score]] = game.memo.setdefault("shot_scores", {})
+    found = memo.get(facts)
+    if found is None:
+        if len(memo) >= SCORE_MEMO:
+            memo.clear()
+        found = memo[facts] = scores_of_facts(*facts)
+    return found
+
+
+SCORE_MEMO = 4096
+"""Sets of shot facts whose scores a game keeps (cleared when full; a game meets a few dozen)."""
+
+
+def _shot_facts(
+    game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec
+) -> tuple[int, int, int, int, bool, bool, str, int, int, str | None, int, bool]:
+    """Everything `scores_of_facts` reads, in its argument order (see `shot_scores`)."""
+    weak = None
+    if (
+        game.options.weakness_cycle
+        and spec.element
+        and target.profile.elements
+        and WEAK_TO[target.profile.elements[0].value] == spec.element
+    ):
+        weak = f"{spec.element} against {target.profile.elements[0].value}"
+    return (
+        shooter.profile.ranged,
+        target.profile.dodge,
+        game.cover(shooter),
+        effective_cover(game, target, shooter),
+        game.height(shooter) > game.height(target),
+        game.friend_within(shooter, 5.0),
+        spec.title,
+        spec.bonus,
+        shooter.buffs.get("ranged", 0),
+        weak,
+        target.buffs.get("dodge", 0),
+        target.limping,
+    )
+
+
+def scores_of_facts(
+    ranged: int,
+    dodge_stat: int,
+    s_cover: int,
+    t_cover: int,
+    higher: bool,
+    friend: bool,
+    title: str,
+    bonus: int,
+    ranged_buff: int,
+    weak: str | None,
+    dodge_buff: int,
+    limping: bool,
+) -> tuple[Score, Score]:
+    """The Shooting and Dodge scores of one set of shot facts, every modifier named (R-C1, R-X1):
+    the rules' own arithmetic, a pure function of its arguments."""
     attack: list[Modifier] = []
     dodge: list[Modifier] = []
-    s_cover, t_cover = game.cover(shooter), effective_cover(game, target, shooter)
-    if game.height(shooter) > game.height(target):
+    if higher:
         attack.append(Modifier("higher ground", 1))
     if s_cover >= 2:
         attack.append(Modifier("firing from cover", 1))
-    if game.friend_within(shooter, 5.0):
+    if friend:
         attack.append(Modifier('friend within 5"', 1))
     if t_cover == 0:
         attack.append(Modifier("target in the open", 1))
@@ -103,26 +167,21 @@ def shot_scores(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSp
         attack.append(Modifier("target in light cover", -1))
     else:
         attack.append(Modifier("target in " + ("dense" if t_cover == 3 else "medium") + " cover", -2))
-    if spec.bonus:
-        attack.append(Modifier(spec.title, spec.bonus))
-    if shooter.buffs.get("ranged"):
-        attack.append(Modifier("ability bonus", shooter.buffs["ranged"]))
-    if (
-        game.options.weakness_cycle
-        and spec.element
-        and target.profile.elements
-        and WEAK_TO[target.profile.elements[0].value] == spec.element
-    ):
-        attack.append(Modifier(f"{spec.element} against {target.profile.elements[0].value}", 1))
+    if bonus:
+        attack.append(Modifier(title, bonus))
+    if ranged_buff:
+        attack.append(Modifier("ability bonus", ranged_buff))
+    if weak is not None:
+        attack.append(Modifier(weak, 1))
     if t_cover >= 2:
         dodge.append(Modifier("in " + ("dense" if t_cover == 3 else "medium") + " cover", 1))
     if s_cover == 0:
         dodge.append(Modifier("shooter in the open", 1))
-    if target.buffs.get("dodge"):
-        dodge.append(Modifier("ability bonus", target.buffs["dodge"]))
-    if target.limping:
+    if dodge_buff:
+        dodge.append(Modifier("ability bonus", dodge_buff))
+    if limping:
         dodge.append(Modifier("limping", -2))
-    return shooting_score(shooter.profile.ranged, attack), dodge_score(target.profile.dodge, dodge)
+    return shooting_score(ranged, attack), dodge_score(dodge_stat, dodge)
 
 
 def can_fire(game: Ctx, m: ModelState) -> bool:
@@ -137,11 +196,19 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
 def open_target(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     """`targetable` but for sight (R-C1): an active enemy, not in melee unless the option allows;
     the shooting step's "may anyone fire" asks sight for all such pairs in one batch."""
-    return (
-        target.active
-        and game.enemies(shooter, target)
-        and (game.options.shoot_into_melee or not game.in_melee(target))
-    )
+    return game.enemies(shooter, target) and _free_target(game, target)
+
+
+def _free_target(game: Ctx, target: ModelState) -> bool:
+    """The target's own part of `open_target`: active, and not in melee unless the option allows."""
+    return target.active and (game.options.shoot_into_melee or not game.in_melee(target))
+
+
+def open_targets(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
+    """Per shooter, `[t for t in models if open_target(game, shooter, t)]`: the target's own part
+    is asked once per target, not once per shooter and target."""
+    free = [t for t in game.state.models if _free_target(game, t)]
+    return [[t for t in free if game.enemies(m, t)] for m in shooters]
 
 
 def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:

@@ -43,6 +43,13 @@ def _foe(game: Ctx, m: ModelState, t: ModelState) -> bool:
     return t.active and game.enemies(m, t)
 
 
+def foe_pairs(game: Ctx, chargers: list[ModelState]) -> list[tuple[ModelState, ModelState]]:
+    """`[(m, t) for m in chargers for t in models if _foe(game, m, t)]`, the target's own part
+    (active) asked once per model rather than once per charger and model."""
+    active = [t for t in game.state.models if t.active]
+    return [(m, t) for m in chargers for t in active if game.enemies(m, t)]
+
+
 def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
     return [t for t in game.state.models if _foe(game, m, t) and game.sees(m, t)]
 
@@ -52,8 +59,7 @@ def has_options(game: Ctx, player: int) -> bool:
     chargers = [m for m in game.player_models(player) if can_charge(game, m)]
     if not chargers:
         return False
-    models = game.state.models
-    return game.sees_any([(m, t) for m in chargers for t in models if _foe(game, m, t)])
+    return game.sees_any(foe_pairs(game, chargers))
 
 
 def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float] | None:

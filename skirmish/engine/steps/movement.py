@@ -18,9 +18,9 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.moving import (
     DIRECTIONS,
-    default_goals,
     end_glides,
     flies,
+    goals_among,
     move_budget,
     place,
     validate_path,
@@ -137,24 +137,19 @@ def listed_move(
     if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
         return None
     seen.add(end)
-    return Move(model_id, tuple((x, y) for x, y in pts))
+    return Move(model_id, tuple(map(tuple, pts)))  # type: ignore[arg-type]  # (x, y) pairs
 
 
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
+    """The model's candidate moves: toward each goal (default: `default_goals`), the straight line
+    when it is clear, else the truncated shortest path; then eight straight lines at full and at
+    half Move; each kept as `listed_move` keeps it."""
     s = game.state
     budget = move_budget(game, m)
     start = s.xy[m.index].copy()
     enemy, gone = game.enemy_mask(m), game.gone_mask()
-    moves: list[Move] = []
-    seen: set[tuple[float, float]] = set()
-
-    def add(path: np.ndarray | list[list[float]] | None) -> None:
-        move = listed_move(m.id, path, seen)
-        if move is not None:
-            moves.append(move)
-
     mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
-    aims = goals if goals is not None else default_goals(game, m)
+    aims = goals if goals is not None else goals_among(game, m, enemy & ~gone)
     heads = [_head(start, goal, budget) for goal in aims]
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
@@ -171,19 +166,69 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             bool(straight_moves(mover, start[None, :], h[None, :], max_length=budget)[0]) for h in firsts
         ]
         legal = straight_moves(mover, start[None, :], ends, max_length=budget)
-    here = start.tolist()
+    # A legal move toward each goal: the straight line when it is clear (the common case, no
+    # search), else the truncated shortest path around obstacles.
+    toward: list[tuple[np.ndarray, bool] | None] = []
     k = 0
     for goal, head in zip(aims, heads, strict=True):
         if head is None:
+            toward.append(None)
             continue
-        # A legal move toward the goal: the straight line when it is clear (the common case, no
-        # search), else the truncated shortest path around obstacles.
-        add([here, head.tolist()] if clear[k] else move_toward(mover, goal, budget))
+        if clear[k]:
+            toward.append((head, True))
+        else:
+            path = move_toward(mover, goal, budget)
+            toward.append(None if path is None else (path, False))
         k += 1
-    for end, ok in zip(ends.tolist(), legal.tolist(), strict=True):
-        if ok:
-            add([here, end])
-    return moves
+    return _listing(game, m.id, start, budget, toward, ends, legal)
+
+
+LISTING_MEMO = 1024
+"""Candidate lists a game keeps by their exact paths (`_listing`; oldest forgotten first)."""
+
+
+def _listing(
+    game: Ctx,
+    model_id: str,
+    start: np.ndarray,
+    budget: float,
+    toward: list[tuple[np.ndarray, bool] | None],
+    ends: np.ndarray,
+    legal: np.ndarray,
+) -> list[Move]:
+    """The list `model_moves` makes of its paths: `listed_move` on each path toward a goal (the
+    straight line to `head` when clear, else the searched path), then on each legal straight line.
+
+    The list is a function of those paths alone, and most models' paths are the same as at the
+    last ask (another model moved, or a bot asks what the engine listed): the game keeps each list
+    keyed on the paths exactly (the start's and the heads' bytes, the searched paths' bytes, the
+    legal straight lines, with `ends` a function of the start and `budget`), so the same paths
+    give the same (immutable) moves without filtering and building them again."""
+    key = (
+        model_id,
+        start.tobytes(),
+        budget,
+        tuple(None if t is None else (t[1], t[0].tobytes()) for t in toward),
+        legal.tobytes(),
+    )
+    memo: dict[tuple[object, ...], tuple[Move, ...]] = game.memo.setdefault("model_moves", {})
+    found = memo.get(key)
+    if found is None:
+        moves: list[Move] = []
+        seen: set[tuple[float, float]] = set()
+        here = start.tolist()
+        paths: list[list[list[float]] | np.ndarray] = [
+            [here, t[0].tolist()] if t[1] else t[0] for t in toward if t is not None
+        ]
+        paths.extend([here, end] for end, ok in zip(ends.tolist(), legal.tolist(), strict=True) if ok)
+        for path in paths:
+            move = listed_move(model_id, path, seen)
+            if move is not None:
+                moves.append(move)
+        if len(memo) >= LISTING_MEMO:
+            memo.pop(next(iter(memo)))
+        found = memo[key] = tuple(moves)
+    return list(found)
 
 
 def segment_length(pts: list[list[float]]) -> float:

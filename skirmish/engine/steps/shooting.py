@@ -11,7 +11,14 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
 from skirmish.engine.effects.reactions import offer_reaction
 from skirmish.engine.effects.senses import finds_hidden
-from skirmish.engine.effects.shots import can_fire, open_target, resolve, shot_scores, shot_specs, targetable
+from skirmish.engine.effects.shots import (
+    ShotSpec,
+    can_fire,
+    open_targets,
+    resolve,
+    shot_scores,
+    shot_specs,
+)
 
 if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
@@ -32,26 +39,36 @@ def has_options(game: Ctx, player: int) -> bool:
     if not shooters:
         return False
     # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
-    models = game.state.models
-    return game.sees_any([(m, t) for m in shooters for t in models if open_target(game, m, t)])
+    targets = open_targets(game, shooters)
+    return game.sees_any([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts])
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
+    """Every Shoot the player may declare (R-C1, R-C6, R-P4): by shooter, weapon, then target.
+
+    Who may be targeted does not depend on the weapon, so each shooter's targets are found once;
+    sight for every (shooter, open target) pair is asked in one batch (`sees_each`); a shot is
+    listed when its attack score before the die is above 0 (no Impossible Shot)."""
     out: list[Action] = []
     premeasure = game.options.premeasure
+    shooters: list[ModelState] = []
+    weapons: list[list[ShotSpec]] = []
     for m in game.player_models(player):
         if not can_fire(game, m):
             continue
-        for spec in shot_specs(game, m):
-            if spec.ap_cost > m.ap:
-                continue
-            for t in game.state.models:
-                if not targetable(game, m, t):
-                    continue
+        specs = [spec for spec in shot_specs(game, m) if spec.ap_cost <= m.ap]
+        if specs:
+            shooters.append(m)
+            weapons.append(specs)
+    targets = open_targets(game, shooters)
+    seen = iter(game.sees_each([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts]))
+    for m, specs, ts in zip(shooters, weapons, targets, strict=True):
+        visible = [t for t in ts if next(seen)]
+        for spec in specs:
+            for t in visible:
                 if premeasure and game.distance(m, t) > spec.range:
                     continue
-                attack, _ = shot_scores(game, m, t, spec)
-                if attack.base_total > 0:
+                if shot_scores(game, m, t, spec)[0].base_total > 0:
                     out.append(Shoot(m.id, t.id, spec.name))
     return out
 
