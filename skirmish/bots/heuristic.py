@@ -415,8 +415,13 @@ class HeuristicBot:
         specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
         hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
         by_id = {x.id: x for x in game.state.models}
-        for a in queries.shot_actions(game, player):
-            assert isinstance(a, Shoot)
+
+        def within(m: ModelState, t: ModelState, spec: queries.ShotSpec) -> bool:
+            return self._read(game, m, t) <= spec.range  # the shots it believes out of range are not made
+
+        # The shots the bot believes in range, as the engine lists them: the others' sight and
+        # scores are never worked out.
+        for a in queries.shot_actions_within(game, player, within):
             shooter, target = by_id[a.model], by_id[a.target]
             by_name = specs.get(shooter.id)
             if by_name is None:
@@ -424,8 +429,6 @@ class HeuristicBot:
                 for sp in queries.shot_options(game, shooter):
                     by_name.setdefault(sp.name, sp)
             spec = by_name[a.weapon]
-            if self._read(game, shooter, target) > spec.range:
-                continue
             odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
@@ -485,9 +488,7 @@ class HeuristicBot:
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
-            for t in self._charge_targets(game, m):
-                if self._read(game, m, t) > m.profile.charge:
-                    continue
+            for t in queries.charge_targets_within(game, m, self._in_reach(game, m)):
                 t_in_zone = self._in_zone(game, t)
                 if holder and not t_in_zone:
                     continue
@@ -508,40 +509,41 @@ class HeuristicBot:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
 
+    def _in_reach(self, game: Game, m: ModelState) -> Callable[[ModelState], bool]:
+        """Whether the bot believes a target within `m`'s charge (the targets beyond are passed over
+        before their sight is asked)."""
+        reach = m.profile.charge
+        return lambda t: self._read(game, m, t) <= reach
+
     def _charge_targets(self, game: Game, m: ModelState) -> list[ModelState]:
         """Whom `m` may charge (shared within the decision: callers only read it)."""
         return self._once(game, ("targets", m.id), lambda: queries.charge_targets(game, m))
 
     def _closing_charge(self, game: Game) -> Action | None:
-        if game.options.premeasure:
-            return None  # with premeasuring, a charge that would fall short cannot be declared
         """A charge declared at a distant enemy by a fighter: it falls short but closes 6" (R-C3).
 
         Only when the target could not reach us afterwards with a counter-charge it would like:
         we check its melee edge against us from where it stands.
         """
+        if game.options.premeasure:
+            return None  # with premeasuring, a charge that would fall short cannot be declared
         for m in self._mine(game):
             if not queries.can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
                 continue
-            targets = self._charge_targets(game, m)
-            if zone is not None:
-                # Run for the zone: charge an enemy that lies beyond it, as seen from here.
+            if zone is None and self._is_shooter(game, m):
+                continue  # a shooter closes only to run for its zone (its targets are not asked)
+            if zone is None:
+                targets = self._charge_targets(game, m)
+            else:
+                # Run for the zone: charge an enemy that lies beyond it, as seen from here (the
+                # direction is asked first, so the enemies behind cost no sight).
                 here = game.state.xy[m.index]
-                to_zone = zone - here
-                if float(np.hypot(*to_zone)) < 1.0:
+                if float(np.hypot(*(zone - here))) < 1.0:
                     continue
-                to_zone = to_zone / float(np.hypot(*to_zone))
-                targets = [
-                    f
-                    for f in targets
-                    if _dot(game.state.xy[f.index] - here, to_zone) > float(np.hypot(*(zone - here))) * 0.9
-                    and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8
-                ]
-            elif self._is_shooter(game, m):
-                continue
+                targets = queries.charge_targets_within(game, m, self._beyond(game, here, zone))
             if not targets:
                 continue
             t = min(targets, key=lambda f: (game.distance(m, f), f.index))
@@ -553,6 +555,19 @@ class HeuristicBot:
             ):
                 return Charge(m.id, t.id)
         return None
+
+    def _beyond(self, game: Game, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
+        """Whether an enemy lies beyond the zone as seen from `here` (nearly straight on, and farther
+        than nine tenths of the way to the zone): one a zone runner's closing charge may aim at."""
+        to_zone = zone - here
+        to_zone = to_zone / float(np.hypot(*to_zone))
+        far = float(np.hypot(*(zone - here))) * 0.9
+
+        def beyond(f: ModelState) -> bool:
+            ahead = game.state.xy[f.index] - here
+            return _dot(ahead, to_zone) > far and self._cos(ahead, to_zone) > 0.8
+
+        return beyond
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:
