@@ -39,6 +39,8 @@ _T = TypeVar("_T")
 
 _SHOT_EFFECTS = frozenset({"heal", "push"})
 """The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
+_HEAL = frozenset({"heal"})
+"""The shooting step's effects when no model stands in a scoring zone (no push can be of use)."""
 _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
 
@@ -60,6 +62,7 @@ class HeuristicBot:
         self._duty_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, np.ndarray]]] = (
             WeakKeyDictionary()
         )
+        self._tough_memo: WeakKeyDictionary[Game, dict[tuple[str, int], float]] = WeakKeyDictionary()
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._zone_info: tuple[object, tuple[Zone, ...]] | None = None
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
@@ -277,9 +280,15 @@ class HeuristicBot:
         return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
 
     def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
+        if not any(z.points > 0 for z in self._zones(game)):
+            return {}  # nothing to hold in this scenario
         mine = game.player_models(player)
         xy = game.state.xy
-        key = (player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
+        key = (
+            player,
+            tuple([(x.active, x.hp) for x in mine]),
+            xy[[x.index for x in mine]].tobytes(),  # the same bytes, row after row
+        )
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
@@ -289,11 +298,16 @@ class HeuristicBot:
         return duties
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
-        zones = self._zones(game)
-        if not any(z.points > 0 for z in zones):
-            return {}
-        tough = {x.id: self._toughness(game, x) for x in mine}
-        return holders(zones, mine, tough, game.state.xy[[x.index for x in mine]])
+        # A model's saves are those of its profile, which never changes in a game: its toughness is
+        # a function of its HP, kept per game.
+        known = self._tough_memo.setdefault(game, {})
+        tough = {}
+        for x in mine:
+            t = known.get((x.id, x.hp))
+            if t is None:
+                t = known[(x.id, x.hp)] = self._toughness(game, x)
+            tough[x.id] = t
+        return holders(self._zones(game), mine, tough, game.state.xy[[x.index for x in mine]])
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -399,7 +413,10 @@ class HeuristicBot:
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
         player = game.state.active_player
-        for ua in self._usable_abilities(game, _SHOT_EFFECTS):
+        # A push is used only to knock a model out of a scoring zone: with no model in one, the
+        # pushes' candidates (a target and reach each) are not generated at all.
+        effects = _SHOT_EFFECTS if any(self._in_zone(game, x) for x in game.state.models) else _HEAL
+        for ua in self._usable_abilities(game, effects):
             ab = next(
                 x
                 for x in queries.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))

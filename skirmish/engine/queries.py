@@ -439,12 +439,14 @@ def shot_actions_within(
         first: dict[str, ShotSpec] = {}
         for sp in specs:
             first.setdefault(sp.name, sp)
+        # `targetable` is `open_target` and sight: the first part is the same for every weapon
+        open_targets = [t for t in models if _shots.open_target(game, m, t)]
         for spec in specs:
             if spec.ap_cost > m.ap:
                 continue
             named = first[spec.name]
-            for t in models:
-                if not _shots.open_target(game, m, t) or not within(m, t, named) or not game.sees(m, t):
+            for t in open_targets:
+                if not within(m, t, named) or not game.sees(m, t):
                     continue
                 if premeasure and game.distance(m, t) > spec.range:
                     continue
