@@ -19,7 +19,7 @@ from skirmish.bots.base import Bot
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine import queries
-from skirmish.engine.core.actions import UseAbility
+from skirmish.engine.core.actions import Shoot, UseAbility
 from skirmish.engine.game import Game
 
 
@@ -136,10 +136,11 @@ def _every_other(game: Game, m: queries.ModelState, t: queries.ModelState, spec:
 
 
 @pytest.mark.parametrize("scenario", ["open_battle", "four_kingdoms_melee", "hold_the_zones", "the_pursuit"])
-def test_r_c1_shot_actions_within_is_shot_actions_cut_to_the_filter(scenario: str) -> None:
-    """`shot_actions_within` asks its filter before sight and scores; what it keeps is exactly
-    `shot_actions` filtered with the shooter's first weapon of the shot's name (R-C1), at every
-    decision of real games and for filters that keep all, none, the shots in range and a scatter."""
+def test_r_c1_shot_matchups_within_are_the_matchups_of_shot_actions_cut_to_the_filter(scenario: str) -> None:
+    """`shot_matchups_within` asks its filter before sight and scores and scores a kept shot once;
+    what it gives is exactly the `matchup` of each of `shot_actions` that the filter keeps (with the
+    shooter's first weapon of the shot's name, R-C1), at every decision of real games and for
+    filters that keep all, none, the shots in range and a scatter."""
     game, bots = _start(scenario, 5)
     kept = 0
     while not game.over and game.state.turn <= 4:
@@ -147,14 +148,17 @@ def test_r_c1_shot_actions_within_is_shot_actions_cut_to_the_filter(scenario: st
             player = game.state.active_player
             full = queries.shot_actions(game, player)
             for within in (_in_range, _every_other, lambda *_: True, lambda *_: False):
-                expected = []
+                shots, expected = [], []
                 for a in full:
+                    assert isinstance(a, Shoot)
                     m, t = game.model(a.model), game.model(a.target)
                     spec = next(sp for sp in queries.shot_options(game, m) if sp.name == a.weapon)
                     if within(game, m, t, spec):
-                        expected.append(a)
-                got = queries.shot_actions_within(game, player, lambda m, t, sp, w=within: w(game, m, t, sp))
+                        shots.append(a)
+                        expected.append(queries.matchup(game, m, t, weapon=a.weapon))
+                got = queries.shot_matchups_within(game, player, lambda m, t, sp, w=within: w(game, m, t, sp))
                 assert got == expected
+                assert [Shoot(x.shooter, x.target, x.weapon) for x in got] == shots
                 kept += len(got)
         bot = bots[game.state.active_player]
         assert bot is not None

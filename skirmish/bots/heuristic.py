@@ -438,15 +438,15 @@ class HeuristicBot:
 
         # The shots the bot believes in range, as the engine lists them: the others' sight and
         # scores are never worked out.
-        for a in queries.shot_actions_within(game, player, within):
-            shooter, target = by_id[a.model], by_id[a.target]
+        for found in queries.shot_matchups_within(game, player, within):
+            shooter, target = by_id[found.shooter], by_id[found.target]
             by_name = specs.get(shooter.id)
             if by_name is None:
                 by_name = specs[shooter.id] = {}
                 for sp in queries.shot_options(game, shooter):
                     by_name.setdefault(sp.name, sp)
-            spec = by_name[a.weapon]
-            odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
+            spec = by_name[found.weapon]
+            odds = found.odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
@@ -458,7 +458,7 @@ class HeuristicBot:
                 value *= min(1.0, shooter.profile.perception / 6)
             value -= 0.05 * spec.ap_cost
             if best is None or value > best[0]:
-                best = (value, a)
+                best = (value, Shoot(found.shooter, found.target, found.weapon))
         if best is not None and best[0] > 0.02:
             return best[1]
         return None

@@ -23,7 +23,6 @@ from skirmish.engine.core.actions import (
     Advance,
     Disengage,
     Move,
-    Shoot,
     TakeCover,
     UseAbility,
 )
@@ -72,7 +71,7 @@ __all__ = [
     "move_options",
     "saves",
     "shot_actions",
-    "shot_actions_within",
+    "shot_matchups_within",
     "MeleeMatchup",
     "Refusal",
     "ShotMatchup",
@@ -421,15 +420,17 @@ def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> lis
     return _abilities.candidates(game, player, effects)
 
 
-def shot_actions_within(
+def shot_matchups_within(
     game: Game, player: int, within: Callable[[ModelState, ModelState, ShotSpec], bool]
-) -> list[Shoot]:
-    """`shot_actions(game, player)` cut to the shots for which `within(shooter, target, spec)` holds
-    (`spec` the shooter's first `ShotSpec` of the shot's weapon name, the one `matchup` scores), in
-    the same order. `within` is asked before line of sight and the scores, so the pairs it drops
-    cost neither: a bot that only fires at targets it believes in range asks this (four shot
-    candidates in five are beyond the range of the weapon)."""
-    out: list[Shoot] = []
+) -> list[ShotMatchup]:
+    """`matchup(game, a.model, a.target, weapon=a.weapon)` of each of `shot_actions(game, player)` for
+    which `within(shooter, target, spec)` holds (`spec` the shooter's first `ShotSpec` of the shot's
+    weapon name, the one `matchup` scores), in the list's order (`Shoot(m.shooter, m.target,
+    m.weapon)` is the action). `within` is asked before line of sight and the scores, so the pairs
+    it drops cost neither (four shot candidates in five lie beyond their weapon's range), and a
+    kept shot is scored once: the list's check that the shot is possible reads the matchup's
+    attack score when the weapon is the first of its name, as it nearly always is."""
+    out: list[ShotMatchup] = []
     premeasure = game.options.premeasure
     models = game.state.models
     for m in game.player_models(player):
@@ -450,9 +451,10 @@ def shot_actions_within(
                     continue
                 if premeasure and game.distance(m, t) > spec.range:
                     continue
-                attack, _ = shot_scores(game, m, t, spec)
+                found = matchup(game, m, t, weapon=spec.name)
+                attack = found.attack if named is spec else shot_scores(game, m, t, spec)[0]
                 if attack.base_total > 0:
-                    out.append(Shoot(m.id, t.id, spec.name))
+                    out.append(found)
     return out
 
 
