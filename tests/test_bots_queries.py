@@ -19,7 +19,7 @@ from skirmish.bots.base import Bot
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine import queries
-from skirmish.engine.core.actions import UseAbility
+from skirmish.engine.core.actions import Shoot, UseAbility
 from skirmish.engine.game import Game
 
 
@@ -125,3 +125,61 @@ def test_r_t4_the_bots_memos_never_change_a_choice(scenario: str, policy: str) -
         game.apply(action)
         decisions += 1
     assert decisions > 20
+
+
+def _in_range(game: Game, m: queries.ModelState, t: queries.ModelState, spec: queries.ShotSpec) -> bool:
+    return game.distance(m, t) <= spec.range
+
+
+def _every_other(game: Game, m: queries.ModelState, t: queries.ModelState, spec: queries.ShotSpec) -> bool:
+    return (m.index + t.index + len(spec.name)) % 2 == 0
+
+
+@pytest.mark.parametrize("scenario", ["open_battle", "four_kingdoms_melee", "hold_the_zones", "the_pursuit"])
+def test_r_c1_shot_matchups_within_are_the_matchups_of_shot_actions_cut_to_the_filter(scenario: str) -> None:
+    """`shot_matchups_within` asks its filter before sight and scores and scores a kept shot once;
+    what it gives is exactly the `matchup` of each of `shot_actions` that the filter keeps (with the
+    shooter's first weapon of the shot's name, R-C1), at every decision of real games and for
+    filters that keep all, none, the shots in range and a scatter."""
+    game, bots = _start(scenario, 5)
+    kept = 0
+    while not game.over and game.state.turn <= 4:
+        if game.state.pending is None and game.state.step == "shooting":
+            player = game.state.active_player
+            full = queries.shot_actions(game, player)
+            for within in (_in_range, _every_other, lambda *_: True, lambda *_: False):
+                shots, expected = [], []
+                for a in full:
+                    assert isinstance(a, Shoot)
+                    m, t = game.model(a.model), game.model(a.target)
+                    spec = next(sp for sp in queries.shot_options(game, m) if sp.name == a.weapon)
+                    if within(game, m, t, spec):
+                        shots.append(a)
+                        expected.append(queries.matchup(game, m, t, weapon=a.weapon))
+                got = queries.shot_matchups_within(game, player, lambda m, t, sp, w=within: w(game, m, t, sp))
+                assert got == expected
+                assert [Shoot(x.shooter, x.target, x.weapon) for x in got] == shots
+                kept += len(got)
+        bot = bots[game.state.active_player]
+        assert bot is not None
+        game.apply(bot.choose(game))
+    assert kept > 20
+
+
+@pytest.mark.parametrize("scenario", ["open_battle", "four_kingdoms_melee", "hold_the_zones"])
+def test_r_c3_charge_targets_within_is_charge_targets_cut_to_the_filter(scenario: str) -> None:
+    """`charge_targets_within` asks its filter before sight; what it keeps is exactly
+    `charge_targets` filtered (R-C3), for every model at every decision of real games."""
+    game, bots = _start(scenario, 6)
+    kept = 0
+    while not game.over and game.state.turn <= 4:
+        for m in game.state.models:
+            full = queries.charge_targets(game, m)
+            for reach in (0.0, 4.0, m.profile.charge, 1e9):
+                got = queries.charge_targets_within(game, m, lambda t, r=reach, m=m: game.distance(m, t) <= r)
+                assert got == [t for t in full if game.distance(m, t) <= reach]
+                kept += len(got)
+        bot = bots[game.state.active_player]
+        assert bot is not None
+        game.apply(bot.choose(game))
+    assert kept > 50

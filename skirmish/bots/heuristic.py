@@ -39,6 +39,8 @@ _T = TypeVar("_T")
 
 _SHOT_EFFECTS = frozenset({"heal", "push"})
 """The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
+_HEAL = frozenset({"heal"})
+"""The shooting step's effects when no model stands in a scoring zone (no push can be of use)."""
 _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
 
@@ -60,6 +62,7 @@ class HeuristicBot:
         self._duty_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, np.ndarray]]] = (
             WeakKeyDictionary()
         )
+        self._tough_memo: WeakKeyDictionary[Game, dict[tuple[str, int], float]] = WeakKeyDictionary()
         self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
         self._zone_info: tuple[object, tuple[Zone, ...]] | None = None
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
@@ -277,9 +280,15 @@ class HeuristicBot:
         return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
 
     def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
+        if not any(z.points > 0 for z in self._zones(game)):
+            return {}  # nothing to hold in this scenario
         mine = game.player_models(player)
         xy = game.state.xy
-        key = (player, tuple((x.active, x.hp, xy[x.index].tobytes()) for x in mine))
+        key = (
+            player,
+            tuple([(x.active, x.hp) for x in mine]),
+            xy[[x.index for x in mine]].tobytes(),  # the same bytes, row after row
+        )
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
@@ -289,11 +298,16 @@ class HeuristicBot:
         return duties
 
     def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
-        zones = self._zones(game)
-        if not any(z.points > 0 for z in zones):
-            return {}
-        tough = {x.id: self._toughness(game, x) for x in mine}
-        return holders(zones, mine, tough, game.state.xy[[x.index for x in mine]])
+        # A model's saves are those of its profile, which never changes in a game: its toughness is
+        # a function of its HP, kept per game.
+        known = self._tough_memo.setdefault(game, {})
+        tough = {}
+        for x in mine:
+            t = known.get((x.id, x.hp))
+            if t is None:
+                t = known[(x.id, x.hp)] = self._toughness(game, x)
+            tough[x.id] = t
+        return holders(self._zones(game), mine, tough, game.state.xy[[x.index for x in mine]])
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -399,7 +413,10 @@ class HeuristicBot:
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
         player = game.state.active_player
-        for ua in self._usable_abilities(game, _SHOT_EFFECTS):
+        # A push is used only to knock a model out of a scoring zone: with no model in one, the
+        # pushes' candidates (a target and reach each) are not generated at all.
+        effects = _SHOT_EFFECTS if any(self._in_zone(game, x) for x in game.state.models) else _HEAL
+        for ua in self._usable_abilities(game, effects):
             ab = next(
                 x
                 for x in queries.abilities_of(game.model(ua.model), game.armoury(game.model(ua.model)))
@@ -415,18 +432,21 @@ class HeuristicBot:
         specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
         hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
         by_id = {x.id: x for x in game.state.models}
-        for a in queries.shot_actions(game, player):
-            assert isinstance(a, Shoot)
-            shooter, target = by_id[a.model], by_id[a.target]
+
+        def within(m: ModelState, t: ModelState, spec: queries.ShotSpec) -> bool:
+            return self._read(game, m, t) <= spec.range  # the shots it believes out of range are not made
+
+        # The shots the bot believes in range, as the engine lists them: the others' sight and
+        # scores are never worked out.
+        for found in queries.shot_matchups_within(game, player, within):
+            shooter, target = by_id[found.shooter], by_id[found.target]
             by_name = specs.get(shooter.id)
             if by_name is None:
                 by_name = specs[shooter.id] = {}
                 for sp in queries.shot_options(game, shooter):
                     by_name.setdefault(sp.name, sp)
-            spec = by_name[a.weapon]
-            if self._read(game, shooter, target) > spec.range:
-                continue
-            odds = queries.matchup(game, shooter, target, weapon=spec.name).odds
+            spec = by_name[found.weapon]
+            odds = found.odds
             value = odds.wound + 2.0 * odds.ko
             if self._in_zone(game, target):
                 value *= 1.5
@@ -438,7 +458,7 @@ class HeuristicBot:
                 value *= min(1.0, shooter.profile.perception / 6)
             value -= 0.05 * spec.ap_cost
             if best is None or value > best[0]:
-                best = (value, a)
+                best = (value, Shoot(found.shooter, found.target, found.weapon))
         if best is not None and best[0] > 0.02:
             return best[1]
         return None
@@ -485,9 +505,7 @@ class HeuristicBot:
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
             holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
-            for t in self._charge_targets(game, m):
-                if self._read(game, m, t) > m.profile.charge:
-                    continue
+            for t in queries.charge_targets_within(game, m, self._in_reach(game, m)):
                 t_in_zone = self._in_zone(game, t)
                 if holder and not t_in_zone:
                     continue
@@ -508,40 +526,41 @@ class HeuristicBot:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
 
+    def _in_reach(self, game: Game, m: ModelState) -> Callable[[ModelState], bool]:
+        """Whether the bot believes a target within `m`'s charge (the targets beyond are passed over
+        before their sight is asked)."""
+        reach = m.profile.charge
+        return lambda t: self._read(game, m, t) <= reach
+
     def _charge_targets(self, game: Game, m: ModelState) -> list[ModelState]:
         """Whom `m` may charge (shared within the decision: callers only read it)."""
         return self._once(game, ("targets", m.id), lambda: queries.charge_targets(game, m))
 
     def _closing_charge(self, game: Game) -> Action | None:
-        if game.options.premeasure:
-            return None  # with premeasuring, a charge that would fall short cannot be declared
         """A charge declared at a distant enemy by a fighter: it falls short but closes 6" (R-C3).
 
         Only when the target could not reach us afterwards with a counter-charge it would like:
         we check its melee edge against us from where it stands.
         """
+        if game.options.premeasure:
+            return None  # with premeasuring, a charge that would fall short cannot be declared
         for m in self._mine(game):
             if not queries.can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):
                 continue
-            targets = self._charge_targets(game, m)
-            if zone is not None:
-                # Run for the zone: charge an enemy that lies beyond it, as seen from here.
+            if zone is None and self._is_shooter(game, m):
+                continue  # a shooter closes only to run for its zone (its targets are not asked)
+            if zone is None:
+                targets = self._charge_targets(game, m)
+            else:
+                # Run for the zone: charge an enemy that lies beyond it, as seen from here (the
+                # direction is asked first, so the enemies behind cost no sight).
                 here = game.state.xy[m.index]
-                to_zone = zone - here
-                if float(np.hypot(*to_zone)) < 1.0:
+                if float(np.hypot(*(zone - here))) < 1.0:
                     continue
-                to_zone = to_zone / float(np.hypot(*to_zone))
-                targets = [
-                    f
-                    for f in targets
-                    if _dot(game.state.xy[f.index] - here, to_zone) > float(np.hypot(*(zone - here))) * 0.9
-                    and self._cos(game.state.xy[f.index] - here, to_zone) > 0.8
-                ]
-            elif self._is_shooter(game, m):
-                continue
+                targets = queries.charge_targets_within(game, m, self._beyond(game, here, zone))
             if not targets:
                 continue
             t = min(targets, key=lambda f: (game.distance(m, f), f.index))
@@ -553,6 +572,19 @@ class HeuristicBot:
             ):
                 return Charge(m.id, t.id)
         return None
+
+    def _beyond(self, game: Game, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
+        """Whether an enemy lies beyond the zone as seen from `here` (nearly straight on, and farther
+        than nine tenths of the way to the zone): one a zone runner's closing charge may aim at."""
+        to_zone = zone - here
+        to_zone = to_zone / float(np.hypot(*to_zone))
+        far = float(np.hypot(*(zone - here))) * 0.9
+
+        def beyond(f: ModelState) -> bool:
+            ahead = game.state.xy[f.index] - here
+            return _dot(ahead, to_zone) > far and self._cos(ahead, to_zone) > 0.8
+
+        return beyond
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:

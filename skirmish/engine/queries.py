@@ -10,7 +10,7 @@ button the engine would accept, or a bot that misjudges a shot the UI shows righ
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -30,6 +30,7 @@ from skirmish.engine.core.errors import IllegalAction, Refusal
 from skirmish.engine.core.state import GameState, ModelState, abilities_of, melee_weapon
 from skirmish.engine.effects import abilities as _abilities
 from skirmish.engine.effects import moving as _moving
+from skirmish.engine.effects import shots as _shots
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
@@ -58,6 +59,7 @@ __all__ = [
     "can_move",
     "charge_path",
     "charge_targets",
+    "charge_targets_within",
     "cover_options",
     "flies",
     "iter_advance_actions",
@@ -69,6 +71,7 @@ __all__ = [
     "move_options",
     "saves",
     "shot_actions",
+    "shot_matchups_within",
     "MeleeMatchup",
     "Refusal",
     "ShotMatchup",
@@ -415,3 +418,51 @@ def ability_actions_of(game: Game, player: int, effects: Collection[str]) -> lis
     same order, without generating the other abilities' actions: a bot that uses only some effects
     asks this (an Earth Wall's candidate points cost a geometry check each)."""
     return _abilities.candidates(game, player, effects)
+
+
+def shot_matchups_within(
+    game: Game, player: int, within: Callable[[ModelState, ModelState, ShotSpec], bool]
+) -> list[ShotMatchup]:
+    """`matchup(game, a.model, a.target, weapon=a.weapon)` of each of `shot_actions(game, player)` for
+    which `within(shooter, target, spec)` holds (`spec` the shooter's first `ShotSpec` of the shot's
+    weapon name, the one `matchup` scores), in the list's order (`Shoot(m.shooter, m.target,
+    m.weapon)` is the action). `within` is asked before line of sight and the scores, so the pairs
+    it drops cost neither (four shot candidates in five lie beyond their weapon's range), and a
+    kept shot is scored once: the list's check that the shot is possible reads the matchup's
+    attack score when the weapon is the first of its name, as it nearly always is."""
+    out: list[ShotMatchup] = []
+    premeasure = game.options.premeasure
+    models = game.state.models
+    for m in game.player_models(player):
+        if not _shots.can_fire(game, m):
+            continue
+        specs = shot_specs(game, m)
+        first: dict[str, ShotSpec] = {}
+        for sp in specs:
+            first.setdefault(sp.name, sp)
+        # `targetable` is `open_target` and sight: the first part is the same for every weapon
+        open_targets = [t for t in models if _shots.open_target(game, m, t)]
+        for spec in specs:
+            if spec.ap_cost > m.ap:
+                continue
+            named = first[spec.name]
+            for t in open_targets:
+                if not within(m, t, named) or not game.sees(m, t):
+                    continue
+                if premeasure and game.distance(m, t) > spec.range:
+                    continue
+                found = matchup(game, m, t, weapon=spec.name)
+                attack = found.attack if named is spec else shot_scores(game, m, t, spec)[0]
+                if attack.base_total > 0:
+                    out.append(found)
+    return out
+
+
+def charge_targets_within(
+    game: Game, model: ModelState, within: Callable[[ModelState], bool]
+) -> list[ModelState]:
+    """`charge_targets(game, model)` cut to the targets for which `within(target)` holds, in the same
+    order, with `within` asked before line of sight: a bot that only charges what it believes in
+    reach asks this, and a model with no enemy in reach costs no sight at all (R-C3)."""
+    models = game.state.models
+    return [t for t in models if _charges._foe(game, model, t) and within(t) and game.sees(model, t)]
