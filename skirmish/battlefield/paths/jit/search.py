@@ -1,0 +1,316 @@
+"""`search._astar` compiled: the tangent graph (`_graph_py`) and the A* loop in one numba call.
+
+The same statements as the reference in the same order (see the package docstring for what
+keeps them bit-identical); the obstacles are `kernel`'s arrays.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+import numpy as np
+from numba import njit
+
+from skirmish.battlefield.paths.jit.hypot import hypot
+from skirmish.battlefield.paths.jit.kernel import arc, point_near, point_tangents, seg_clear, stable_order
+
+
+@njit(cache=True)
+def graph(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    lo: float,
+    hx: float,
+    hy: float,
+    blocked_small: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`search._graph_py` (and `_graph_numpy`, which builds the same nodes): per node its
+    circle, angle, point and partner, node 0 the start."""
+    k = len(cx)
+    npair = k * (k - 1) // 2
+    pi_ = np.empty(npair, dtype=np.int64)
+    pj_ = np.empty(npair, dtype=np.int64)
+    p = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            pi_[p] = i
+            pj_[p] = j
+            p += 1
+    cap = 4 * npair
+    ad = np.empty(cap, dtype=np.int64)
+    axs = np.empty(cap)
+    ays = np.empty(cap)
+    bd = np.empty(cap, dtype=np.int64)
+    bxs = np.empty(cap)
+    bys = np.empty(cap)
+    nt = 0
+    for sgn in range(4):
+        s1 = 1.0 if sgn == 0 or sgn == 2 else -1.0
+        s2 = 1.0 if sgn == 0 or sgn == 3 else -1.0
+        for p in range(npair):
+            i = pi_[p]
+            j = pj_[p]
+            dx = cx[j] - cx[i]
+            dy = cy[j] - cy[i]
+            z = dx * dx + dy * dy
+            r1 = s1 * rad[i]
+            r2 = s2 * rad[j]
+            dr = r2 - r1
+            dsc = z - dr * dr
+            if dsc > 1e-12 and z > 1e-18:
+                sq = math.sqrt(dsc)
+                a = (dr * dx + dy * sq) / z
+                b = (dr * dy - dx * sq) / z
+                ad[nt] = i
+                axs[nt] = cx[i] - r1 * a
+                ays[nt] = cy[i] - r1 * b
+                bd[nt] = j
+                bxs[nt] = cx[j] - r2 * a
+                bys[nt] = cy[j] - r2 * b
+                nt += 1
+    sd, stx, sty, s_on = point_tangents(sx, sy, cx, cy, rad)
+    gd, gtx, gty, _ = point_tangents(gx, gy, cx, cy, rad)
+    n_sd = len(sd)
+    n_gd = len(gd)
+    n_on = len(s_on)
+    total = 2 * nt + n_sd + n_gd + n_on
+    disc = np.empty(total, dtype=np.int64)
+    xs = np.empty(total)
+    ys = np.empty(total)
+    partner = np.empty(total, dtype=np.int64)
+    for q in range(nt):
+        disc[q] = ad[q]
+        xs[q] = axs[q]
+        ys[q] = ays[q]
+        partner[q] = 1 + nt + q
+        disc[nt + q] = bd[q]
+        xs[nt + q] = bxs[q]
+        ys[nt + q] = bys[q]
+        partner[nt + q] = 1 + q
+    o = 2 * nt
+    for q in range(n_sd):
+        disc[o + q] = sd[q]
+        xs[o + q] = stx[q]
+        ys[o + q] = sty[q]
+        partner[o + q] = 0
+    o += n_sd
+    for q in range(n_gd):
+        disc[o + q] = gd[q]
+        xs[o + q] = gtx[q]
+        ys[o + q] = gty[q]
+        partner[o + q] = -1
+    o += n_gd
+    for q in range(n_on):
+        disc[o + q] = s_on[q]
+        xs[o + q] = sx
+        ys[o + q] = sy
+        partner[o + q] = 0
+    m = total - n_on
+    # Above BLOCKED_SMALL (point, obstacle) pairs the reference asks numpy's `_violations`,
+    # whose point test has no end-point distances.
+    ends = m * (bases.shape[0] + pbox.shape[0]) <= blocked_small
+    ok = np.empty(total, dtype=np.bool_)
+    for q in range(m):
+        x = xs[q]
+        y = ys[q]
+        if x < lo or x > hx or y < lo or y > hy:
+            ok[q] = False
+        else:
+            ok[q] = not point_near(x, y, bases, edges, pbox, pe0, pe1, tl, tl2, False, ends)
+    for q in range(nt):
+        both = ok[q] and ok[nt + q]
+        ok[q] = both
+        ok[nt + q] = both
+    for q in range(m, total):
+        ok[q] = True
+    keep = np.flatnonzero(ok)
+    nk = len(keep)
+    kd = np.empty(nk, dtype=np.int64)
+    ang = np.empty(nk)
+    for r in range(nk):
+        q = keep[r]
+        kd[r] = disc[q]
+        ang[r] = math.atan2(ys[q] - cy[disc[q]], xs[q] - cx[disc[q]])
+    order = stable_order(kd, ang)
+    new_id = np.full(total + 1, -1, dtype=np.int64)
+    new_id[0] = 0
+    for r in range(nk):
+        new_id[1 + keep[order[r]]] = 1 + r
+    node_disc = np.empty(nk + 1, dtype=np.int64)
+    node_ang = np.empty(nk + 1)
+    px = np.empty(nk + 1)
+    py = np.empty(nk + 1)
+    node_part = np.empty(nk + 1, dtype=np.int64)
+    node_disc[0] = -1
+    node_ang[0] = 0.0
+    px[0] = sx
+    py[0] = sy
+    node_part[0] = -1
+    for r in range(nk):
+        q = keep[order[r]]
+        node_disc[1 + r] = disc[q]
+        node_ang[1 + r] = ang[order[r]]
+        px[1 + r] = xs[q]
+        py[1 + r] = ys[q]
+        node_part[1 + r] = new_id[partner[q]] if partner[q] > 0 else partner[q]
+    return node_disc, node_ang, px, py, node_part
+
+
+@njit(cache=True)
+def astar(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    rad: np.ndarray,
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    goal_r: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    lo: float,
+    width: float,
+    height: float,
+    ring: np.ndarray,
+    blocked_small: int,
+    arc_tol: float,
+) -> tuple[bool, np.ndarray]:
+    """`search._astar` for a mover that does not fly: (found, path)."""
+    hx = width - lo
+    hy = height - lo
+    node_disc, node_ang, px, py, node_part = graph(
+        cx, cy, rad, sx, sy, gx, gy, bases, edges, pbox, pe0, pe1, tl, tl2, lo, hx, hy, blocked_small
+    )
+    n = len(node_disc)
+    nxt = np.arange(n)
+    prv = np.arange(n)
+    lo_ = 1
+    while lo_ < n:
+        hi = lo_
+        while hi + 1 < n and node_disc[hi + 1] == node_disc[lo_]:
+            hi += 1
+        if hi > lo_:
+            for v in range(lo_, hi + 1):
+                nxt[v] = v + 1 if v < hi else lo_
+                prv[v] = v - 1 if v > lo_ else hi
+        lo_ = hi + 1
+    n_ring = ring.shape[0] if goal_r > 0 else 0
+    fin = n + n_ring
+    hl = np.empty(n)
+    for v in range(n):
+        h = hypot(px[v] - gx, py[v] - gy) - goal_r
+        hl[v] = 0.0 if h < 0.0 else h  # Python's max(h, 0.0)
+    two_pi = 2 * math.pi
+    parent = np.full(fin + 1, -1, dtype=np.int64)
+    geom = [np.empty((0, 2)) for _ in range(fin + 1)]
+    closed = np.zeros(fin + 1, dtype=np.bool_)
+    heap = [(hl[0], 0, -1, 0, 0.0)]
+    while len(heap) > 0:
+        _, v, u, turn, gv = heapq.heappop(heap)
+        if closed[v]:
+            continue
+        if u >= 0:
+            x0 = px[u]
+            y0 = py[u]
+            if v == fin:
+                dx = x0 - gx
+                dy = y0 - gy
+                dc = hypot(dx, dy)
+                kk = goal_r / dc if dc > 0 else 0.0
+                pts = np.empty((1, 2))
+                pts[0, 0] = gx + dx * kk
+                pts[0, 1] = gy + dy * kk
+            elif v > n - 1:
+                pts = ring[v - n : v - n + 1].copy()
+            elif turn:
+                j = node_disc[v]
+                a0 = node_ang[u]
+                sweep = (node_ang[v] - a0) * turn % two_pi
+                pts = arc(cx[j], cy[j], rad[j], a0, sweep, turn, px[v], py[v], arc_tol)
+            else:
+                pts = np.empty((1, 2))
+                pts[0, 0] = px[v]
+                pts[0, 1] = py[v]
+            blocked = False
+            for i in range(pts.shape[0]):
+                x1 = pts[i, 0]
+                y1 = pts[i, 1]
+                if x1 < lo or x1 > hx or y1 < lo or y1 > hy:
+                    blocked = True
+                    break
+                if not seg_clear(x0, y0, x1, y1, bases, edges, pbox, pe0, pe1, tl, tl2, True):
+                    blocked = True
+                    break
+                x0 = x1
+                y0 = y1
+            if blocked:
+                continue
+            if v == fin and point_near(x0, y0, bases, edges, pbox, pe0, pe1, tl, tl2, False, True):
+                continue
+            parent[v] = u
+            geom[v] = pts
+        closed[v] = True
+        if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
+            count = 1
+            w = v
+            while parent[w] != -1:
+                count += geom[w].shape[0]
+                w = parent[w]
+            out = np.empty((count, 2))
+            w = v
+            end = count
+            while parent[w] != -1:
+                g = geom[w]
+                out[end - g.shape[0] : end] = g
+                end -= g.shape[0]
+                w = parent[w]
+            out[0, 0] = sx
+            out[0, 1] = sy
+            return True, out
+        ux = px[v]
+        uy = py[v]
+        if v == 0:
+            for w in range(1, n):
+                if node_part[w] == 0 and not closed[w]:
+                    c = gv + hypot(px[w] - ux, py[w] - uy)
+                    heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+        elif node_part[v] > 0:
+            w = node_part[v]
+            if not closed[w]:
+                c = gv + hypot(px[w] - ux, py[w] - uy)
+                heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+        if v > 0 and nxt[v] != v:
+            j = node_disc[v]
+            for side in range(2):
+                w = nxt[v] if side == 0 else prv[v]
+                t = 1 if side == 0 else -1
+                if not closed[w]:
+                    sweep = (node_ang[w] - node_ang[v]) * t % two_pi
+                    c = gv + rad[j] * sweep
+                    heapq.heappush(heap, (c + hl[w], w, v, t, c))
+        dc = hypot(ux - gx, uy - gy)
+        if dc > goal_r + 1e-12:
+            c = gv + dc - goal_r
+            heapq.heappush(heap, (c, fin, v, 0, c))
+        for r in range(n_ring):
+            c = gv + hypot(ring[r, 0] - ux, ring[r, 1] - uy)
+            heapq.heappush(heap, (c, n + r, v, 0, c))
+    return False, np.empty((0, 2))
