@@ -6,7 +6,6 @@ keeps them bit-identical); the obstacles are `kernel`'s arrays.
 
 from __future__ import annotations
 
-import heapq
 import math
 
 import numpy as np
@@ -170,6 +169,89 @@ def graph(
 
 
 @njit(cache=True)
+def _lt(a: int, b: int, hf: np.ndarray, hi: np.ndarray, hc: np.ndarray) -> bool:
+    """Entry a < entry b as Python compares the tuples (f, v, u, turn, c): the first unequal
+    item decides."""
+    if hf[a] != hf[b]:
+        return hf[a] < hf[b]
+    for k in range(3):
+        if hi[a, k] != hi[b, k]:
+            return hi[a, k] < hi[b, k]
+    return hc[a] < hc[b]
+
+
+@njit(cache=True)
+def _siftdown(
+    heap: np.ndarray, startpos: int, pos: int, hf: np.ndarray, hi: np.ndarray, hc: np.ndarray
+) -> None:
+    """`heapq._siftdown` (CPython's C `siftdown` is the same algorithm)."""
+    newitem = heap[pos]
+    while pos > startpos:
+        parentpos = (pos - 1) >> 1
+        parent = heap[parentpos]
+        if _lt(newitem, parent, hf, hi, hc):
+            heap[pos] = parent
+            pos = parentpos
+            continue
+        break
+    heap[pos] = newitem
+
+
+@njit(cache=True)
+def _siftup(heap: np.ndarray, endpos: int, pos: int, hf: np.ndarray, hi: np.ndarray, hc: np.ndarray) -> None:
+    """`heapq._siftup` on heap[:endpos]."""
+    startpos = pos
+    newitem = heap[pos]
+    childpos = 2 * pos + 1
+    while childpos < endpos:
+        rightpos = childpos + 1
+        if rightpos < endpos and not _lt(heap[childpos], heap[rightpos], hf, hi, hc):
+            childpos = rightpos
+        heap[pos] = heap[childpos]
+        pos = childpos
+        childpos = 2 * pos + 1
+    heap[pos] = newitem
+    _siftdown(heap, startpos, pos, hf, hi, hc)
+
+
+@njit(cache=True)
+def _push(
+    heap: np.ndarray,
+    size: int,
+    e: int,
+    f: float,
+    v: int,
+    u: int,
+    turn: int,
+    c: float,
+    hf: np.ndarray,
+    hi: np.ndarray,
+    hc: np.ndarray,
+) -> None:
+    """`heapq.heappush(heap, (f, v, u, turn, c))` with the entry stored as id e; heap[:size] is
+    the heap before the push."""
+    hf[e] = f
+    hi[e, 0] = v
+    hi[e, 1] = u
+    hi[e, 2] = turn
+    hc[e] = c
+    heap[size] = e
+    _siftdown(heap, 0, size, hf, hi, hc)
+
+
+@njit(cache=True)
+def _pop(heap: np.ndarray, size: int, hf: np.ndarray, hi: np.ndarray, hc: np.ndarray) -> int:
+    """`heapq.heappop` on heap[:size]: the smallest entry's id (the heap is then heap[:size - 1])."""
+    last = heap[size - 1]
+    if size - 1 == 0:
+        return last
+    top = heap[0]
+    heap[0] = last
+    _siftup(heap, size - 1, 0, hf, hi, hc)
+    return top
+
+
+@njit(cache=True)
 def astar(
     cx: np.ndarray,
     cy: np.ndarray,
@@ -220,11 +302,29 @@ def astar(
         hl[v] = 0.0 if h < 0.0 else h  # Python's max(h, 0.0)
     two_pi = 2 * math.pi
     parent = np.full(fin + 1, -1, dtype=np.int64)
-    geom = [np.empty((0, 2)) for _ in range(fin + 1)]
+    g0 = np.zeros(fin + 1, dtype=np.int64)  # node v's incoming edge is points gbuf[g0[v]:g1[v]]
+    g1 = np.zeros(fin + 1, dtype=np.int64)
+    gbuf = np.empty((64, 2))
+    gn = 0
     closed = np.zeros(fin + 1, dtype=np.bool_)
-    heap = [(hl[0], 0, -1, 0, 0.0)]
-    while len(heap) > 0:
-        _, v, u, turn, gv = heapq.heappop(heap)
+    # Every expansion pushes at most 4 + n_ring entries (the start's also its n - 1 children).
+    cap = 1 + n + n * (4 + n_ring)
+    hf = np.empty(cap)
+    hi = np.empty((cap, 3), dtype=np.int64)
+    hc = np.empty(cap)
+    heap = np.empty(cap, dtype=np.int64)
+    size = 0
+    ne = 0
+    _push(heap, size, ne, hl[0], 0, -1, 0, 0.0, hf, hi, hc)
+    size += 1
+    ne += 1
+    while size > 0:
+        e = _pop(heap, size, hf, hi, hc)
+        size -= 1
+        v = hi[e, 0]
+        u = hi[e, 1]
+        turn = hi[e, 2]
+        gv = hc[e]
         if closed[v]:
             continue
         if u >= 0:
@@ -266,21 +366,29 @@ def astar(
             if v == fin and point_near(x0, y0, bases, edges, pbox, pe0, pe1, tl, tl2, False, True):
                 continue
             parent[v] = u
-            geom[v] = pts
+            k = pts.shape[0]
+            if gn + k > gbuf.shape[0]:
+                grown = np.empty((2 * (gn + k), 2))
+                grown[:gn] = gbuf[:gn]
+                gbuf = grown
+            gbuf[gn : gn + k] = pts
+            g0[v] = gn
+            gn += k
+            g1[v] = gn
         closed[v] = True
         if v >= n or (goal_r > 0 and hl[v] <= 1e-9) or (goal_r == 0 and v < n and hl[v] <= 1e-12):
             count = 1
             w = v
             while parent[w] != -1:
-                count += geom[w].shape[0]
+                count += g1[w] - g0[w]
                 w = parent[w]
             out = np.empty((count, 2))
             w = v
             end = count
             while parent[w] != -1:
-                g = geom[w]
-                out[end - g.shape[0] : end] = g
-                end -= g.shape[0]
+                k = g1[w] - g0[w]
+                out[end - k : end] = gbuf[g0[w] : g1[w]]
+                end -= k
                 w = parent[w]
             out[0, 0] = sx
             out[0, 1] = sy
@@ -291,12 +399,16 @@ def astar(
             for w in range(1, n):
                 if node_part[w] == 0 and not closed[w]:
                     c = gv + hypot(px[w] - ux, py[w] - uy)
-                    heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+                    _push(heap, size, ne, c + hl[w], w, v, 0, c, hf, hi, hc)
+                    size += 1
+                    ne += 1
         elif node_part[v] > 0:
             w = node_part[v]
             if not closed[w]:
                 c = gv + hypot(px[w] - ux, py[w] - uy)
-                heapq.heappush(heap, (c + hl[w], w, v, 0, c))
+                _push(heap, size, ne, c + hl[w], w, v, 0, c, hf, hi, hc)
+                size += 1
+                ne += 1
         if v > 0 and nxt[v] != v:
             j = node_disc[v]
             for side in range(2):
@@ -305,12 +417,18 @@ def astar(
                 if not closed[w]:
                     sweep = (node_ang[w] - node_ang[v]) * t % two_pi
                     c = gv + rad[j] * sweep
-                    heapq.heappush(heap, (c + hl[w], w, v, t, c))
+                    _push(heap, size, ne, c + hl[w], w, v, t, c, hf, hi, hc)
+                    size += 1
+                    ne += 1
         dc = hypot(ux - gx, uy - gy)
         if dc > goal_r + 1e-12:
             c = gv + dc - goal_r
-            heapq.heappush(heap, (c, fin, v, 0, c))
+            _push(heap, size, ne, c, fin, v, 0, c, hf, hi, hc)
+            size += 1
+            ne += 1
         for r in range(n_ring):
             c = gv + hypot(ring[r, 0] - ux, ring[r, 1] - uy)
-            heapq.heappush(heap, (c, n + r, v, 0, c))
+            _push(heap, size, ne, c, n + r, v, 0, c, hf, hi, hc)
+            size += 1
+            ne += 1
     return False, np.empty((0, 2))
