@@ -250,6 +250,15 @@ def arc(
 
 
 @njit(cache=True)
+def filled(n: int, value: int) -> np.ndarray:
+    """`np.full(n, value)` of int64 (numpy's own helpers each cost a compile of their own)."""
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = value
+    return out
+
+
+@njit(cache=True)
 def _less(a: int, b: int, disc: np.ndarray, ang: np.ndarray) -> bool:
     """(disc[a], ang[a]) < (disc[b], ang[b]) as Python compares the tuples."""
     if disc[a] != disc[b]:
@@ -262,13 +271,15 @@ def stable_order(disc: np.ndarray, ang: np.ndarray) -> np.ndarray:
     """Indices sorted stably by (disc, ang): a bottom-up merge sort (any stable sort gives the
     same order as `sorted` with that key, ties kept in index order)."""
     n = len(disc)
-    a = np.arange(n)
+    a = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        a[i] = i
     b = np.empty(n, dtype=np.int64)
     width = 1
     while width < n:
         for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
+            mid = lo + width if lo + width < n else n
+            hi = lo + 2 * width if lo + 2 * width < n else n
             i, j, o = lo, mid, lo
             while i < mid and j < hi:
                 if _less(a[j], a[i], disc, ang):

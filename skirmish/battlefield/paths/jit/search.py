@@ -12,7 +12,14 @@ import numpy as np
 from numba import njit
 
 from skirmish.battlefield.paths.jit.hypot import hypot
-from skirmish.battlefield.paths.jit.kernel import arc, point_near, point_tangents, seg_clear, stable_order
+from skirmish.battlefield.paths.jit.kernel import (
+    arc,
+    filled,
+    point_near,
+    point_tangents,
+    seg_clear,
+    stable_order,
+)
 
 
 @njit(cache=True)
@@ -135,8 +142,15 @@ def graph(
         ok[nt + q] = both
     for q in range(m, total):
         ok[q] = True
-    keep = np.flatnonzero(ok)
-    nk = len(keep)
+    nk = 0
+    for q in range(total):
+        nk += ok[q]
+    keep = np.empty(nk, dtype=np.int64)
+    r = 0
+    for q in range(total):
+        if ok[q]:
+            keep[r] = q
+            r += 1
     kd = np.empty(nk, dtype=np.int64)
     ang = np.empty(nk)
     for r in range(nk):
@@ -144,7 +158,7 @@ def graph(
         kd[r] = disc[q]
         ang[r] = math.atan2(ys[q] - cy[disc[q]], xs[q] - cx[disc[q]])
     order = stable_order(kd, ang)
-    new_id = np.full(total + 1, -1, dtype=np.int64)
+    new_id = filled(total + 1, -1)
     new_id[0] = 0
     for r in range(nk):
         new_id[1 + keep[order[r]]] = 1 + r
@@ -282,8 +296,11 @@ def astar(
         cx, cy, rad, sx, sy, gx, gy, bases, edges, pbox, pe0, pe1, tl, tl2, lo, hx, hy, blocked_small
     )
     n = len(node_disc)
-    nxt = np.arange(n)
-    prv = np.arange(n)
+    nxt = np.empty(n, dtype=np.int64)
+    prv = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        nxt[v] = v
+        prv[v] = v
     lo_ = 1
     while lo_ < n:
         hi = lo_
@@ -301,7 +318,7 @@ def astar(
         h = hypot(px[v] - gx, py[v] - gy) - goal_r
         hl[v] = 0.0 if h < 0.0 else h  # Python's max(h, 0.0)
     two_pi = 2 * math.pi
-    parent = np.full(fin + 1, -1, dtype=np.int64)
+    parent = filled(fin + 1, -1)
     g0 = np.zeros(fin + 1, dtype=np.int64)  # node v's incoming edge is points gbuf[g0[v]:g1[v]]
     g1 = np.zeros(fin + 1, dtype=np.int64)
     gbuf = np.empty((64, 2))
@@ -339,7 +356,9 @@ def astar(
                 pts[0, 0] = gx + dx * kk
                 pts[0, 1] = gy + dy * kk
             elif v > n - 1:
-                pts = ring[v - n : v - n + 1].copy()
+                pts = np.empty((1, 2))
+                pts[0, 0] = ring[v - n, 0]
+                pts[0, 1] = ring[v - n, 1]
             elif turn:
                 j = node_disc[v]
                 a0 = node_ang[u]
@@ -369,9 +388,13 @@ def astar(
             k = pts.shape[0]
             if gn + k > gbuf.shape[0]:
                 grown = np.empty((2 * (gn + k), 2))
-                grown[:gn] = gbuf[:gn]
+                for i in range(gn):  # element loops: a slice assignment costs seconds to compile
+                    grown[i, 0] = gbuf[i, 0]
+                    grown[i, 1] = gbuf[i, 1]
                 gbuf = grown
-            gbuf[gn : gn + k] = pts
+            for i in range(k):
+                gbuf[gn + i, 0] = pts[i, 0]
+                gbuf[gn + i, 1] = pts[i, 1]
             g0[v] = gn
             gn += k
             g1[v] = gn
@@ -387,7 +410,9 @@ def astar(
             end = count
             while parent[w] != -1:
                 k = g1[w] - g0[w]
-                out[end - k : end] = gbuf[g0[w] : g1[w]]
+                for i in range(k):
+                    out[end - k + i, 0] = gbuf[g0[w] + i, 0]
+                    out[end - k + i, 1] = gbuf[g0[w] + i, 1]
                 end -= k
                 w = parent[w]
             out[0, 0] = sx
