@@ -301,16 +301,16 @@ def astar(
     for v in range(n):
         nxt[v] = v
         prv[v] = v
-    lo_ = 1
-    while lo_ < n:
-        hi = lo_
-        while hi + 1 < n and node_disc[hi + 1] == node_disc[lo_]:
-            hi += 1
-        if hi > lo_:
-            for v in range(lo_, hi + 1):
-                nxt[v] = v + 1 if v < hi else lo_
-                prv[v] = v - 1 if v > lo_ else hi
-        lo_ = hi + 1
+    first = 1
+    while first < n:
+        last = first
+        while last + 1 < n and node_disc[last + 1] == node_disc[first]:
+            last += 1
+        if last > first:
+            for v in range(first, last + 1):
+                nxt[v] = v + 1 if v < last else first
+                prv[v] = v - 1 if v > first else last
+        first = last + 1
     n_ring = ring.shape[0] if goal_r > 0 else 0
     fin = n + n_ring
     hl = np.empty(n)
