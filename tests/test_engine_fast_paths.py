@@ -27,13 +27,14 @@ from skirmish.engine.effects.shots import (
     open_target,
     open_targets,
     shot_scores,
+    shot_scores_each,
     shot_specs,
     targetable,
 )
 from skirmish.engine.game import Game
 from skirmish.engine.replay import load_replay
 from skirmish.engine.steps import shooting
-from skirmish.engine.steps.charges import foe_pairs
+from skirmish.engine.steps.charges import charge_targets, foe_pairs
 from skirmish.engine.steps.movement import model_moves
 from skirmish.rules.combat import dodge_score, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -161,6 +162,11 @@ def _check(game: Game, where: str) -> None:
     mine = game.player_models(game.state.active_player)
     assert open_targets(game, mine) == [[t for t in models if open_target(game, m, t)] for m in mine], where
     assert foe_pairs(game, mine) == [(m, t) for m in mine for t in models if t.active and game.enemies(m, t)]
+    for m in models:
+        want = [t for t in models if t.active and game.enemies(m, t) and game.sees(m, t)]
+        assert charge_targets(game, m) == want, where
+        for spec in shot_specs(game, m):
+            assert shot_scores_each(game, m, models, spec) == [shot_scores(game, m, t, spec) for t in models]
     for a in models:
         for spec in shot_specs(game, a):
             for b in models:
