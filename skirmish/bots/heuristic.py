@@ -413,9 +413,14 @@ class HeuristicBot:
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
         player = game.state.active_player
-        # A push is used only to knock a model out of a scoring zone: with no model in one, the
-        # pushes' candidates (a target and reach each) are not generated at all.
-        effects = _SHOT_EFFECTS if any(self._in_zone(game, x) for x in game.state.models) else _HEAL
+        # A push is used only to knock an enemy out of a scoring zone that one of ours stands in (the
+        # pusher, or another): unless both stand in one, the pushes' candidates (a target and a
+        # line of sight each) are not generated at all.
+        models = game.state.models
+        pushes = any(x.player == player and self._in_zone(game, x) for x in models) and any(
+            x.player != player and self._in_zone(game, x) for x in models
+        )
+        effects = _SHOT_EFFECTS if pushes else _HEAL
         for ua in self._usable_abilities(game, effects):
             ab = next(
                 x
