@@ -2,7 +2,7 @@
 scores kept by their facts (R-C1, R-X1), "a friend within 5 inches" read from one comparison per
 arrangement (R-C1), sight asked for many pairs in one batch (R-B3), the shooting candidates built
 from those (R-C1, R-C6, R-P4), and the candidate moves kept by their paths with their default
-goals found from masks (R-M2).
+goals found from masks (R-M2), and whole-path checks kept on exact inputs (R-M2, R-M3).
 
 Each is checked at every position of golden replays (one with Earth Walls, one with premeasuring,
 one of four players), after every action, after undoing it, and after a refused action, against
@@ -16,10 +16,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from skirmish.battlefield.paths import check_path
 from skirmish.engine.core.actions import Action, Move, Shoot
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
-from skirmish.engine.effects.moving import beside, cover_points, default_goals
+from skirmish.engine.effects.moving import (
+    DIRECTIONS,
+    beside,
+    cover_points,
+    default_goals,
+    mover_of,
+    path_problem,
+)
 from skirmish.engine.effects.shots import (
     WEAK_TO,
     ShotSpec,
@@ -27,13 +35,14 @@ from skirmish.engine.effects.shots import (
     open_target,
     open_targets,
     shot_scores,
+    shot_scores_each,
     shot_specs,
     targetable,
 )
 from skirmish.engine.game import Game
 from skirmish.engine.replay import load_replay
 from skirmish.engine.steps import shooting
-from skirmish.engine.steps.charges import foe_pairs
+from skirmish.engine.steps.charges import charge_targets, foe_pairs
 from skirmish.engine.steps.movement import model_moves
 from skirmish.rules.combat import dodge_score, shooting_score
 from skirmish.rules.modifiers import Modifier, Score
@@ -147,9 +156,25 @@ def _check_moves(game: Game, where: str) -> None:
         assert kept == model_moves(game, m), where
 
 
+def _check_paths(game: Game, where: str) -> None:
+    """Whole-path checks kept on exact inputs equal `check_path` asked afresh, for every active
+    model's eight straight lines of 6 inches (R-M2, R-M3), asked twice (the second from the memo)."""
+    for m in game.state.models:
+        if not m.active:
+            continue
+        mover = mover_of(game, m)
+        start = game.state.xy[m.index].copy()
+        for dx, dy in DIRECTIONS:
+            path = np.array([start, start + 6.0 * np.array([dx, dy])])
+            want = check_path(mover, path, max_length=6.0)
+            assert path_problem(game, mover, path, 6.0) == want, where
+            assert path_problem(game, mover, path, 6.0) == want, where
+
+
 def _check(game: Game, where: str) -> None:
     models = game.state.models
     _check_moves(game, where)
+    _check_paths(game, where)
     # Asked first, before anything else warms the pair store: the batch must stand on its own.
     pairs = [(a, b) for a in models for b in reversed(models)]
     assert game.sees_each(pairs) == [game.sees(a, b) for a, b in pairs], where
@@ -161,6 +186,11 @@ def _check(game: Game, where: str) -> None:
     mine = game.player_models(game.state.active_player)
     assert open_targets(game, mine) == [[t for t in models if open_target(game, m, t)] for m in mine], where
     assert foe_pairs(game, mine) == [(m, t) for m in mine for t in models if t.active and game.enemies(m, t)]
+    for m in models:
+        want = [t for t in models if t.active and game.enemies(m, t) and game.sees(m, t)]
+        assert charge_targets(game, m) == want, where
+        for spec in shot_specs(game, m):
+            assert shot_scores_each(game, m, models, spec) == [shot_scores(game, m, t, spec) for t in models]
     for a in models:
         for spec in shot_specs(game, a):
             for b in models:
@@ -173,8 +203,7 @@ def test_r_c1_r_b3_fast_paths_match_the_reference_after_actions_undo_and_refusal
     game = replay.new_game(record_log=False, transactional=True)
     for i, action in enumerate(replay.actions):
         _check(game, f"{name} before action {i}")
-        game.apply(action)
-        _check(game, f"{name} after action {i}")
+        game.apply(action)  # checked at the next "before" (after a refused action too)
         if game.undo():
             _check(game, f"{name} after undoing action {i}")
             game.apply(action)
@@ -183,4 +212,5 @@ def test_r_c1_r_b3_fast_paths_match_the_reference_after_actions_undo_and_refusal
             game.apply(Move(mover.id, ((-50.0, -50.0), (-60.0, -60.0))))
         if game.over:
             break
+    _check(game, f"{name} at the end")
     assert game.hash() == replay.final_hash

@@ -95,6 +95,10 @@ class EdgeKernel:
                 strict=True,
             )
         )
+        self.rows = np.ascontiguousarray(
+            np.stack([self.ax, self.ay, self.ux, self.uy, self.inv, self.bx, self.by], axis=1).reshape(-1, 7)
+        )
+        """Per edge (ax, ay, ux, uy, 1/|u|^2, bx, by), the compiled path finder's form (`paths.jit`)."""
         self.py: tuple[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]], ...] = tuple(
             (tuple(self.box[j].tolist()), tuple(cols[ends[j] : ends[j + 1]])) for j in range(pieces)
         )

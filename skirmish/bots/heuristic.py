@@ -390,32 +390,40 @@ class HeuristicBot:
         return value
 
     def _take_cover(self, game: Game) -> Action | None:
+        # A model Takes Cover when it is threatened, no enemy is within its charge, and it has a free
+        # weapon in range or no shot at all. The answers are asked cheapest first (distances, then
+        # the foes' sight, then its own), each only when the ones before leave the choice open.
         for a in queries.cover_options(game, game.state.active_player):
             assert isinstance(a, TakeCover)
             m = game.model(a.model)
             foes = self._foes(game, m)
-            threatened = any(
-                self._best_range(game, f) >= game.distance(f, m) and game.sees(f, m) for f in foes
-            )
-            my_shots = any(self._best_range(game, m) >= game.distance(m, f) and game.sees(m, f) for f in foes)
+            if any(game.distance(m, f) <= m.profile.charge for f in foes):
+                continue  # a charge is near: the bot would rather fight
+            if not any(self._best_range(game, f) >= game.distance(f, m) and game.sees(f, m) for f in foes):
+                continue  # not threatened
             # Taking Cover spends AP but not the free weapons: a shooter with a free weapon in range
             # keeps shooting from behind its 3+ Wall Shield (R-M4).
             free = max(
                 (sp.range for sp in queries.shot_options(game, m) if sp.ap_cost == 0 and not sp.ability),
                 default=0.0,
             )
-            free_shots = any(free >= game.distance(m, f) and game.sees(m, f) for f in foes)
-            charge_near = any(game.distance(m, f) <= m.profile.charge for f in foes)
-            if threatened and not charge_near and (free_shots or not my_shots):
+            if any(free >= game.distance(m, f) and game.sees(m, f) for f in foes):
+                return a
+            if not any(self._best_range(game, m) >= game.distance(m, f) and game.sees(m, f) for f in foes):
                 return a
         return None
 
     # ------------------------------------------------------------- Combat Phase
     def _shooting(self, game: Game) -> Action | None:
         player = game.state.active_player
-        # A push is used only to knock a model out of a scoring zone: with no model in one, the
-        # pushes' candidates (a target and reach each) are not generated at all.
-        effects = _SHOT_EFFECTS if any(self._in_zone(game, x) for x in game.state.models) else _HEAL
+        # A push is used only to knock an enemy out of a scoring zone that one of ours stands in (the
+        # pusher, or another): unless both stand in one, the pushes' candidates (a target and a
+        # line of sight each) are not generated at all.
+        models = game.state.models
+        pushes = any(x.player == player and self._in_zone(game, x) for x in models) and any(
+            x.player != player and self._in_zone(game, x) for x in models
+        )
+        effects = _SHOT_EFFECTS if pushes else _HEAL
         for ua in self._usable_abilities(game, effects):
             ab = next(
                 x

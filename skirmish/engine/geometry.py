@@ -298,7 +298,8 @@ class TableQueries:
             self.state.radii,
         )
         seen = store.vis
-        return [seen[a.index][b.index] or self._senses(a, b) for a, b in pairs]
+        sense = senses.sense_ranges(cast("Ctx", self))  # `_senses` is False where this is 0
+        return [seen[a.index][b.index] or (sense[a.index] > 0 and self._senses(a, b)) for a, b in pairs]
 
     def _senses(self, a: ModelState, b: ModelState) -> bool:
         """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""

@@ -53,6 +53,7 @@ class _Obstacles:
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
     _py: list[tuple[float, ...]] | None = None
+    _arr: np.ndarray | None = None
     flying: bool = False
     """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
 
@@ -72,6 +73,12 @@ class _Obstacles:
                 out.append((cx, cy, lim2, cx - w, cx + w, cy - w, cy + w))
             self._py = out
         return self._py
+
+    def bases_arr(self) -> np.ndarray:
+        """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`)."""
+        if self._arr is None:
+            self._arr = np.array(self.bases_py(), dtype=float).reshape(-1, 7)
+        return self._arr
 
 
 def _obstacles(

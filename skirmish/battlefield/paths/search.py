@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield import portable
+from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
 from skirmish.battlefield.paths.kernel import (
     BLOCKED_SMALL,
@@ -229,6 +230,9 @@ def _astar(
     Lazy in its edges: a node's edges are pushed unchecked and a segment (or drawn arc) is
     tested only when its entry comes off the heap, dropped if blocked. With a consistent
     heuristic (distance to the goal circle) this pops what checking every edge up front would.
+
+    This is the reference: where numba is installed `jit.astar` runs the same search compiled
+    (bit-identical paths, held to this by property tests), for every mover that does not fly.
     """
     cx, cy, rad = _discs(table, obs, inc_b, inc_t)
     sx, sy = float(start[0]), float(start[1])
@@ -465,7 +469,8 @@ def _search_now(
         if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
-        path = _astar(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
+        find = jit.astar if not obs.flying and jit.enabled() else _astar
+        path = find(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
         if path is None:
             return None
         if len(path) == 1:

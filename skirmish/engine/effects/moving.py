@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from skirmish.battlefield.paths import Mover, check_path
+from skirmish.battlefield.paths import Mover, PathProblem, check_path
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
 
@@ -54,9 +54,48 @@ def validate_path(
         raise IllegalAction(rule, "a path is two or more finite points")
     if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = check_path(mover_of(game, m), path, max_length=budget, contact_target=contact_target)
+    problem = path_problem(game, mover_of(game, m), path, budget, contact_target)
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+PATH_CHECKS = 512
+"""Whole-path checks a game keeps (`path_problem`; oldest forgotten first)."""
+
+
+def path_problem(
+    game: Ctx, mover: Mover, path: np.ndarray, max_length: float, contact_target: int | None = None
+) -> PathProblem | None:
+    """`check_path(mover, path, max_length=..., contact_target=...)`, kept on exact inputs.
+
+    The same path is often checked twice on the same position: an Advance listed by the step's
+    candidates (which check each one) is checked again when it is applied. The game keeps each
+    answer keyed on every input the check reads (the mover's index, positions, radii, enemy and
+    out-of-play masks, flying, the path's points, the allowance, the charge target) and on the
+    table itself (held in the entry and compared by identity, so a freed table's id cannot match)."""
+    pts = np.asarray(path, dtype=float)
+    key = (
+        mover.index,
+        mover.xy.tobytes(),
+        mover.radii.tobytes(),
+        None if mover.enemy is None else np.asarray(mover.enemy, dtype=bool).tobytes(),
+        None if mover.ignore is None else np.asarray(mover.ignore, dtype=bool).tobytes(),
+        mover.flying,
+        pts.tobytes(),
+        float(max_length),
+        contact_target,
+    )
+    memo: dict[tuple[object, ...], tuple[object, PathProblem | None]] = game.memo.setdefault(
+        "path_checks", {}
+    )
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mover.table:
+        return hit[1]
+    problem = check_path(mover, pts, max_length=max_length, contact_target=contact_target)
+    if key not in memo and len(memo) >= PATH_CHECKS:
+        memo.pop(next(iter(memo)))
+    memo[key] = (mover.table, problem)
+    return problem
 
 
 def name_models(game: Ctx, text: str) -> str:

@@ -90,51 +90,55 @@ def effective_cover(game: Ctx, target: ModelState, shooter: ModelState | None = 
 def shot_scores(game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec) -> tuple[Score, Score]:
     """Shooting and Dodge scores before the dice, every modifier named (R-C1, R-X1).
 
-    The scores are a function of a few facts (`_shot_facts`: the two profiles' stats, the covers,
-    higher ground, a friend near, the weapon's bonus, the buffs, the weakness, Limping), and a game asks the
-    same facts again and again (the candidates, the bots' odds, the shot itself): the game keeps
-    the scores of each set of facts it has seen (`memo["shot_scores"]`), keyed on those facts
-    exactly, so the same facts give the same (immutable) scores without building them again."""
-    facts = _shot_facts(game, shooter, target, spec)
-    memo: dict[tuple[object, ...], tuple[Score, Score]] = game.memo.setdefault("shot_scores", {})
-    found = memo.get(facts)
-    if found is None:
-        if len(memo) >= SCORE_MEMO:
-            memo.clear()
-        found = memo[facts] = scores_of_facts(*facts)
-    return found
+    The scores are a function of a few facts (`shot_scores_each`: the two profiles' stats, the
+    covers, higher ground, a friend near, the weapon's bonus, the buffs, the weakness, Limping),
+    and a game asks the same facts again and again (the candidates, the bots' odds, the shot
+    itself): the game keeps the scores of each set of facts it has seen (`memo["shot_scores"]`),
+    keyed on those facts exactly, so the same facts give the same (immutable) scores without
+    building them again."""
+    return shot_scores_each(game, shooter, (target,), spec)[0]
 
 
 SCORE_MEMO = 4096
 """Sets of shot facts whose scores a game keeps (cleared when full; a game meets a few dozen)."""
 
 
-def _shot_facts(
-    game: Ctx, shooter: ModelState, target: ModelState, spec: ShotSpec
-) -> tuple[int, int, int, int, bool, bool, str, int, int, str | None, int, bool]:
-    """Everything `scores_of_facts` reads, in its argument order (see `shot_scores`)."""
-    weak = None
-    if (
-        game.options.weakness_cycle
-        and spec.element
-        and target.profile.elements
-        and WEAK_TO[target.profile.elements[0].value] == spec.element
-    ):
-        weak = f"{spec.element} against {target.profile.elements[0].value}"
-    return (
-        shooter.profile.ranged,
-        target.profile.dodge,
-        game.cover(shooter),
-        effective_cover(game, target, shooter),
-        game.height(shooter) > game.height(target),
-        game.friend_within(shooter, 5.0),
-        spec.title,
-        spec.bonus,
-        shooter.buffs.get("ranged", 0),
-        weak,
-        target.buffs.get("dodge", 0),
-        target.limping,
-    )
+def shot_scores_each(
+    game: Ctx, shooter: ModelState, targets: Sequence[ModelState], spec: ShotSpec
+) -> list[tuple[Score, Score]]:
+    """`[shot_scores(game, shooter, t, spec) for t in targets]`, the shooter's facts read once."""
+    memo: dict[tuple[object, ...], tuple[Score, Score]] = game.memo.setdefault("shot_scores", {})
+    ranged, s_cover = shooter.profile.ranged, game.cover(shooter)
+    s_height, friend = game.height(shooter), game.friend_within(shooter, 5.0)
+    ranged_buff = shooter.buffs.get("ranged", 0)
+    weakness = game.options.weakness_cycle and spec.element
+    out: list[tuple[Score, Score]] = []
+    for target in targets:
+        weak = None
+        if weakness and target.profile.elements and WEAK_TO[target.profile.elements[0].value] == spec.element:
+            weak = f"{spec.element} against {target.profile.elements[0].value}"
+        # Everything `scores_of_facts` reads, in its argument order.
+        facts = (
+            ranged,
+            target.profile.dodge,
+            s_cover,
+            effective_cover(game, target, shooter),
+            s_height > game.height(target),
+            friend,
+            spec.title,
+            spec.bonus,
+            ranged_buff,
+            weak,
+            target.buffs.get("dodge", 0),
+            target.limping,
+        )
+        found = memo.get(facts)
+        if found is None:
+            if len(memo) >= SCORE_MEMO:
+                memo.clear()
+            found = memo[facts] = scores_of_facts(*facts)
+        out.append(found)
+    return out
 
 
 def scores_of_facts(

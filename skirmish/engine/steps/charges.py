@@ -40,18 +40,25 @@ def can_charge(game: Ctx, m: ModelState) -> bool:
 
 def _foe(game: Ctx, m: ModelState, t: ModelState) -> bool:
     """Whom `m` may declare a charge at, but for sight (R-C3): an active enemy."""
-    return t.active and game.enemies(m, t)
+    return game.enemies(m, t) and _chargeable(t)
+
+
+def _chargeable(t: ModelState) -> bool:
+    """The target's own part of `_foe`: it is active."""
+    return t.active
 
 
 def foe_pairs(game: Ctx, chargers: list[ModelState]) -> list[tuple[ModelState, ModelState]]:
     """`[(m, t) for m in chargers for t in models if _foe(game, m, t)]`, the target's own part
-    (active) asked once per model rather than once per charger and model."""
-    active = [t for t in game.state.models if t.active]
-    return [(m, t) for m in chargers for t in active if game.enemies(m, t)]
+    asked once per model rather than once per charger and model."""
+    targets = [t for t in game.state.models if _chargeable(t)]
+    return [(m, t) for m in chargers for t in targets if game.enemies(m, t)]
 
 
 def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:
-    return [t for t in game.state.models if _foe(game, m, t) and game.sees(m, t)]
+    """The active enemies `m` sees (R-C3), sight asked for all of them in one batch."""
+    pairs = foe_pairs(game, [m])
+    return [t for (_, t), seen in zip(pairs, game.sees_each(pairs), strict=True) if seen]
 
 
 def has_options(game: Ctx, player: int) -> bool:

@@ -20,6 +20,7 @@ from skirmish.engine.effects.moving import (
     default_goals,
     mover_of,
     name_models,
+    path_problem,
     place,
     validate_path,
 )
@@ -98,7 +99,7 @@ def iter_candidates(game: Ctx, player: int) -> Iterator[Action]:
                     p is not None
                     and len(p) >= 2
                     and path_length(p) > 0.25
-                    and check_path(mover, p, max_length=budget) is None
+                    and path_problem(game, mover, p, budget) is None
                 ):
                     yield Advance(m.id, tuple((float(x), float(y)) for x, y in p))
         if can_disengage(game, m):

@@ -17,6 +17,7 @@ from skirmish.engine.effects.shots import (
     open_targets,
     resolve,
     shot_scores,
+    shot_scores_each,
     shot_specs,
 )
 
@@ -65,10 +66,9 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     for m, specs, ts in zip(shooters, weapons, targets, strict=True):
         visible = [t for t in ts if next(seen)]
         for spec in specs:
-            for t in visible:
-                if premeasure and game.distance(m, t) > spec.range:
-                    continue
-                if shot_scores(game, m, t, spec)[0].base_total > 0:
+            pool = [t for t in visible if not premeasure or game.distance(m, t) <= spec.range]
+            for t, (attack, _) in zip(pool, shot_scores_each(game, m, pool, spec), strict=True):
+                if attack.base_total > 0:
                     out.append(Shoot(m.id, t.id, spec.name))
     return out
 

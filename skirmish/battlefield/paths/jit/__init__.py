@@ -1,0 +1,190 @@
+"""The path finder's A* compiled with numba, when numba is installed (the `fast` extra).
+
+`search._astar` is the hottest pure-Python code of a game (a third of a random-bot game's time:
+graph building, the heap loop and a segment test per popped edge). Here the whole of one A*
+call (graph, loop, segment and arc legality) is one compiled call, `jit.search.astar`, whose
+every path equals the reference's bit for bit, so replays do not move. What makes that hold:
+
+- +, -, *, /, sqrt and comparisons round the same compiled as in CPython: numba compiles
+  without fast-math, so nothing is reordered or contracted into a fused multiply-add;
+- sin, cos, acos and atan2 are calls to the same C library `portable` reaches through `math`
+  (numba's SVML vector library is kept off, and the start-up check compares them);
+- `math.hypot` is CPython's own algorithm (`jit.hypot`), not the C library's `hypot`;
+- float `%` is Python's (numba follows CPython's `float_rem`); `max(h, 0.0)` is written out;
+- the heap is numba's port of CPython's `heapq` on the same tuples (f, v, u, turn, c), which
+  numba compares lexicographically as Python does, so the same entries pop in the same order;
+- graph nodes are ordered by (circle, angle) with a stable merge sort (as `sorted` does);
+- node legality uses whichever point test the reference uses for that many (point, obstacle)
+  pairs (`_point_near`'s up to BLOCKED_SMALL, numpy `_violations`' beyond).
+
+Selection: compiled when numba imports, `SKIRMISH_NO_JIT` is not `1` and the start-up check
+passes (the hypot replica and the libm functions against `math` on a fixed table, one tiny
+search run through both); otherwise the reference runs, and flyers always use it (their goal
+test asks the terrain's shapely polygons). numba is imported on the first search, not at
+import, and compiles lazily; `cache=True` keeps the machine code beside the installed modules
+(numba's `__pycache__`, or its user cache directory when that is not writable), so later
+processes only load it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from types import ModuleType
+
+import numpy as np
+
+from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, _Obstacles
+from skirmish.battlefield.paths.tangents import ARC_TOL, _discs
+from skirmish.battlefield.table import Table
+
+OFF = "SKIRMISH_NO_JIT"
+"""Set to 1 to run the Python reference even where numba is installed."""
+
+_LOADED: list[ModuleType | None] = []
+
+
+def compiled() -> ModuleType | None:
+    """The compiled search module (`jit.search`), loaded and checked on first use, or None."""
+    if not _LOADED:
+        _LOADED.append(None if os.environ.get(OFF) == "1" else _load())
+    return _LOADED[0]
+
+
+def enabled() -> bool:
+    """Whether searches run compiled."""
+    return compiled() is not None
+
+
+def _load() -> ModuleType | None:
+    if "numba" not in sys.modules:
+        # SVML's vector sin/cos round differently from the C library's; numba would use it in
+        # loops it vectorises if Intel's runtime is installed.
+        os.environ["NUMBA_DISABLE_INTEL_SVML"] = "1"
+    try:
+        import numba
+
+        from skirmish.battlefield.paths.jit import search as jsearch
+    except Exception:  # not installed, or not importable here (an incompatible numpy, ...)
+        return None
+    if getattr(numba.config, "DISABLE_JIT", False) or getattr(numba.config, "USING_SVML", False):
+        return None
+    try:
+        ok = _self_check(jsearch)
+    except Exception:  # a numba that cannot compile these functions
+        return None
+    return jsearch if ok else None
+
+
+CHECK_VALUES = [0.0, -0.0, 1e-300, 5e-324, 1e-310, 0.1, 0.5, 1.0, 3.0, 4.0, 7.25, 47.99, 48.0, 1e10, 1e300]
+"""Fixed inputs of the start-up check (with a few thousand seeded random ones)."""
+
+
+def _self_check(jsearch: ModuleType) -> bool:
+    """The compiled hypot, libm functions and float `%` equal Python's on a fixed table, and a
+    search around one base compiles and draws its arc (exactness is the property tests')."""
+    from skirmish.battlefield.paths.jit import kernel as jkernel
+
+    rng = np.random.default_rng(20261201)
+    xs = [*CHECK_VALUES, *(-v for v in CHECK_VALUES), *rng.uniform(-48.0, 48.0, 2000).tolist()]
+    ys = [*reversed(xs[: 2 * len(CHECK_VALUES)]), *rng.uniform(-48.0, 48.0, 2000).tolist()]
+    xs += np.ldexp(rng.uniform(1.0, 2.0, 500), rng.integers(-1074, 1023, 500)).tolist()
+    ys += np.ldexp(rng.uniform(1.0, 2.0, 500), rng.integers(-1074, 1023, 500)).tolist()
+    ax, ay = np.array(xs), np.array(ys)
+    got = jkernel.probe(ax, ay)
+    want = np.array(
+        [
+            [math.hypot(x, y) for x, y in zip(xs, ys, strict=True)],
+            [math.atan2(x, y) for x, y in zip(xs, ys, strict=True)],
+            [math.sin(x) for x in xs],
+            [math.cos(x) for x in xs],
+            [math.acos(x) if -1.0 <= x <= 1.0 else 0.0 for x in xs],
+            [x % (2 * math.pi) for x in xs],
+        ]
+    )
+    if got.tobytes() != want.tobytes():
+        return False
+    # A base between start and goal: the path wraps around its circle (graph, heap, arcs).
+    found, path = jsearch.astar(
+        np.array([5.0]),
+        np.array([5.0]),
+        np.array([1.0001]),
+        1.0,
+        5.0,
+        12.0,
+        5.2,
+        0.0,
+        np.array([[5.0, 5.0, 0.9999 * 0.9999, 4.0, 6.0, 4.0, 6.0]]),
+        np.empty((0, 7)),
+        np.empty((0, 4)),
+        np.empty(0, dtype=np.int64),
+        np.empty(0, dtype=np.int64),
+        0.5,
+        0.25,
+        0.5,
+        20.0,
+        20.0,
+        np.empty((0, 2)),
+        BLOCKED_SMALL,
+        ARC_TOL,
+    )
+    return bool(found) and len(path) > 2
+
+
+def arrays(obs: _Obstacles, inc_b: np.ndarray, inc_t: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The selected obstacles as the compiled kernels take them: base rows (x, y, squared limit,
+    box x0, x1, y0, y1), all impassable edges' rows, and per selected piece its box and edge range."""
+    k = obs.kern
+    sel = np.asarray(inc_t, dtype=np.int64)
+    e0 = k.starts[sel]
+    return (
+        np.ascontiguousarray(obs.bases_arr()[np.asarray(inc_b, dtype=np.int64)]),
+        k.rows,
+        np.ascontiguousarray(k.box[sel], dtype=float),
+        np.ascontiguousarray(e0, dtype=np.int64),
+        np.ascontiguousarray(e0 + k.sizes[sel], dtype=np.int64),
+    )
+
+
+def astar(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    inc_b: np.ndarray,
+    inc_t: np.ndarray,
+    ring: np.ndarray,
+) -> np.ndarray | None:
+    """`search._astar` compiled (call only when `enabled()` and the mover does not fly)."""
+    jsearch = compiled()
+    assert jsearch is not None and not obs.flying
+    cx, cy, rad = _discs(table, obs, inc_b, inc_t)
+    bases, edges, pbox, pe0, pe1 = arrays(obs, inc_b, inc_t)
+    lo = obs.radius - 1e-9
+    found, path = jsearch.astar(
+        cx,
+        cy,
+        rad,
+        float(start[0]),
+        float(start[1]),
+        float(centre[0]),
+        float(centre[1]),
+        float(goal_r),
+        bases,
+        edges,
+        pbox,
+        pe0,
+        pe1,
+        obs.tlim + BOX_SLACK,
+        obs.tlim2,
+        lo,
+        table.width,
+        table.height,
+        np.ascontiguousarray(ring, dtype=float).reshape(-1, 2),
+        BLOCKED_SMALL,
+        ARC_TOL,
+    )
+    return path if found else None
