@@ -104,12 +104,18 @@ def test_r_p4_ability_actions_of_is_ability_actions_cut_to_the_effects(scenario:
 
 @pytest.mark.parametrize(
     ("scenario", "policy"),
-    [("open_battle", "heuristic"), ("the_pursuit", "heuristic"), ("hold_the_zones", "guess")],
+    [
+        ("open_battle", "heuristic"),
+        ("the_pursuit", "heuristic"),
+        ("hold_the_zones", "guess"),
+        ("four_kingdoms_melee", "heuristic"),
+    ],
 )
 def test_r_t4_the_bots_memos_never_change_a_choice(scenario: str, policy: str) -> None:
     """The heuristic bot keeps answers between and within decisions (the moves it chose not to
-    make, zone duties, the zones, a per-decision table, the Pursuit heroes' roles): a bot made
-    afresh for every decision, with nothing remembered, chooses the same action every time."""
+    make, zone duties, toughness by model and HP, the zones, a per-decision table, the Pursuit
+    heroes' roles): a bot made afresh for every decision, with nothing remembered, chooses the
+    same action every time."""
     sc = find_scenario(scenario)
     troupes = [find_troupe(s.troupe) for s in sc.sides if s.troupe is not None]
     pols: list[str | None] = [policy] * len(sc.sides)

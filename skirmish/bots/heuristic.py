@@ -19,7 +19,7 @@ import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
-from skirmish.bots.zones import Zone, holders, in_zones, make_zone, toughness_of
+from skirmish.bots.zones import Zone, holders, in_zones, lies_beyond, make_zone, toughness_of
 from skirmish.engine import queries
 from skirmish.engine.core.actions import (
     Action,
@@ -40,15 +40,9 @@ _T = TypeVar("_T")
 _SHOT_EFFECTS = frozenset({"heal", "push"})
 """The ability effects the bot uses in the shooting step (every other usable ability is passed over)."""
 _HEAL = frozenset({"heal"})
-"""The shooting step's effects when no model stands in a scoring zone (no push can be of use)."""
+"""The shooting step's effects when no push can be of use (`_shooting`)."""
 _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
-
-
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    """The dot product of two 2-vectors written out: `np.dot` goes to a BLAS whose kernel (and so
-    whose rounding: fused multiply-adds or not) depends on the CPU, and replays must not."""
-    return float(a[0] * b[0] + a[1] * b[1])
 
 
 class HeuristicBot:
@@ -225,11 +219,6 @@ class HeuristicBot:
             if a.effect == "wall" and near <= 10 and self._is_shooter(game, m) is False:
                 continue
         return out
-
-    @staticmethod
-    def _cos(a: np.ndarray, b: np.ndarray) -> float:
-        na, nb = float(np.hypot(*a)), float(np.hypot(*b))
-        return 0.0 if na < 1e-9 or nb < 1e-9 else _dot(a, b) / (na * nb)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
         return bool(self._zone_mask(game)[m.index])
@@ -568,7 +557,7 @@ class HeuristicBot:
                 here = game.state.xy[m.index]
                 if float(np.hypot(*(zone - here))) < 1.0:
                     continue
-                targets = queries.charge_targets_within(game, m, self._beyond(game, here, zone))
+                targets = queries.charge_targets_within(game, m, lies_beyond(game.state.xy, here, zone))
             if not targets:
                 continue
             t = min(targets, key=lambda f: (game.distance(m, f), f.index))
@@ -580,19 +569,6 @@ class HeuristicBot:
             ):
                 return Charge(m.id, t.id)
         return None
-
-    def _beyond(self, game: Game, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
-        """Whether an enemy lies beyond the zone as seen from `here` (nearly straight on, and farther
-        than nine tenths of the way to the zone): one a zone runner's closing charge may aim at."""
-        to_zone = zone - here
-        to_zone = to_zone / float(np.hypot(*to_zone))
-        far = float(np.hypot(*(zone - here))) * 0.9
-
-        def beyond(f: ModelState) -> bool:
-            ahead = game.state.xy[f.index] - here
-            return _dot(ahead, to_zone) > far and self._cos(ahead, to_zone) > 0.8
-
-        return beyond
 
     # ------------------------------------------------------------- End Phase
     def _advances(self, game: Game) -> Action | None:

@@ -6,7 +6,7 @@ the inputs stay the same.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -76,3 +76,29 @@ def holders(
         for k, (_, _, _, x) in enumerate(ranked[:3]):
             out[x.id] = z.spots[k].copy()
     return out
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """The dot product of two 2-vectors written out: `np.dot` goes to a BLAS whose kernel (and so
+    whose rounding: fused multiply-adds or not) depends on the CPU, and replays must not."""
+    return float(a[0] * b[0] + a[1] * b[1])
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    na, nb = float(np.hypot(*a)), float(np.hypot(*b))
+    return 0.0 if na < 1e-9 or nb < 1e-9 else _dot(a, b) / (na * nb)
+
+
+def lies_beyond(xy: np.ndarray, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
+    """Whether a model (at its row of `xy`) lies beyond `zone` as seen from `here` (nearly straight
+    on, and farther than nine tenths of the way there): an enemy a zone runner's closing charge may
+    aim at. `here` must be at least 1" from `zone`."""
+    to_zone = zone - here
+    to_zone = to_zone / float(np.hypot(*to_zone))
+    far = float(np.hypot(*(zone - here))) * 0.9
+
+    def beyond(f: ModelState) -> bool:
+        ahead = xy[f.index] - here
+        return _dot(ahead, to_zone) > far and _cos(ahead, to_zone) > 0.8
+
+    return beyond
