@@ -5,8 +5,8 @@ from those (R-C1, R-C6, R-P4), and the candidate moves kept by their paths with 
 goals found from masks (R-M2), and whole-path checks kept on exact inputs (R-M2, R-M3).
 
 Each is checked at every position of golden replays (one with Earth Walls, one with premeasuring,
-one of four players), after every action, after undoing it, and after a refused action, against
-a reference written the old way (from scratch, one question at a time).
+one of four players) — after every action and the refused action that follows it, and after undoing
+it — against a reference written the old way (from scratch, one question at a time).
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def _check(game: Game, where: str) -> None:
     models = game.state.models
     _check_moves(game, where)
     _check_paths(game, where)
-    # Asked first, before anything else warms the pair store: the batch must stand on its own.
+    # Sight asked in one batch first, before any pair-by-pair question warms the pair store.
     pairs = [(a, b) for a in models for b in reversed(models)]
     assert game.sees_each(pairs) == [game.sees(a, b) for a, b in pairs], where
     for m in models:
