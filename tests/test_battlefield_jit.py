@@ -31,7 +31,7 @@ from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
 
 pytest.importorskip("numba")
-if not jit.enabled():  # numba installed, but SKIRMISH_NO_JIT=1 or the start-up check failed
+if jit.compiled() is None:  # numba installed, but SKIRMISH_NO_JIT=1 or the start-up check failed
     pytest.skip("the compiled path finder is off here", allow_module_level=True)
 
 from skirmish.battlefield.paths.jit import hypot as jhypot  # noqa: E402
@@ -231,7 +231,8 @@ from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps, load_replay, verify
 games, golden = json.loads(sys.argv[1]), Path(sys.argv[2])
-out = {"jit": jit.enabled(), "games": [], "golden": []}
+jit.JIT_AFTER = 0  # compiled from the first search (when not switched off)
+out = {"jit": jit.compiled() is not None, "games": [], "golden": []}
 for name, policy, seed in games:
     sc = find_scenario(name)
     g = Game(sc, [find_troupe(s.troupe) for s in sc.sides], seed=seed, bots=[policy] * len(sc.sides))
@@ -268,7 +269,8 @@ def _run(no_jit: bool) -> dict:
 @pytest.mark.slow
 def test_r_t1_games_without_numba_are_the_same_bytes_as_with_it() -> None:
     """The fallback stays covered: the reference (SKIRMISH_NO_JIT=1) plays the same games to the
-    same bytes as the compiled finder, and re-simulates every golden replay."""
+    same bytes as the compiled finder (on from the first search), and re-simulates every golden
+    replay."""
     off, on = _run(True), _run(False)
     assert off["jit"] is False and on["jit"] is True
     assert off["games"] == on["games"]
@@ -309,3 +311,27 @@ def test_the_compiled_heap_pops_what_heapq_pops(seed: int) -> None:
         got.append((hf[top], *hi[top].tolist(), hc[top]))
         want.append(heapq.heappop(ref))
     assert [np.array(g).tobytes() for g in got] == [np.array(w).tobytes() for w in want]
+
+
+def test_numba_is_loaded_only_after_the_first_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process runs its first JIT_AFTER searches with the reference (loading numba costs about
+    what that many compiled searches save), then compiled."""
+    monkeypatch.setattr(jit, "_LOADED", [])
+    monkeypatch.setattr(jit, "_SEARCHES", [0])
+    monkeypatch.setattr(jit, "JIT_AFTER", 3)
+    assert [jit.enabled() for _ in range(5)] == [False, False, False, True, True]
+
+
+def test_a_failing_compiled_search_falls_back_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the compiled code fail (a broken cache), the search answers with the reference,
+    and the reference runs from then on."""
+    rng, t, xy, obs = setting(3)
+    args = (t, obs, xy[0], xy[1], 1.0, np.arange(3), np.empty(0, dtype=np.int64), np.empty((0, 2)))
+
+    def broken(*_: object) -> None:
+        raise SystemError("returned a result with an exception set")
+
+    monkeypatch.setattr(jit, "_LOADED", [js])
+    monkeypatch.setattr(jit, "astar", broken)
+    assert same_path(jit.run(_astar, *args), _astar(*args))
+    assert jit._LOADED == [None] and not jit.enabled()

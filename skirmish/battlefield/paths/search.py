@@ -469,8 +469,8 @@ def _search_now(
         if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
-        find = jit.astar if not obs.flying and jit.enabled() else _astar
-        path = find(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
+        args = (table, obs, start, centre, goal_r, inc_b, inc_t, ring)
+        path = jit.run(_astar, *args) if not obs.flying and jit.enabled() else _astar(*args)
         if path is None:
             return None
         if len(path) == 1:

@@ -18,12 +18,15 @@ every path equals the reference's bit for bit, so replays do not move. What make
   pairs (`_point_near`'s up to BLOCKED_SMALL, numpy `_violations`' beyond).
 
 Selection: compiled when numba imports, `SKIRMISH_NO_JIT` is not `1` and the start-up check
-passes (the hypot replica and the libm functions against `math` on a fixed table, one tiny
-search run through both); otherwise the reference runs, and flyers always use it (their goal
-test asks the terrain's shapely polygons). numba is imported on the first search, not at
-import, and compiles lazily; `cache=True` keeps the machine code beside the installed modules
-(numba's `__pycache__`, or its user cache directory when that is not writable), so later
-processes only load it.
+passes (the hypot replica and the libm functions against `math` on a fixed table of values, one
+small search compiled and run); otherwise the reference runs, and flyers always use it (their
+goal test asks the terrain's shapely polygons). numba is imported only after the first
+JIT_AFTER searches of a process, and compiles on first use; `cache=True` keeps the machine code
+beside the installed modules (numba's `__pycache__`, or its user cache directory when that is
+not writable), so later processes only load it. numba keys each function's cache on its own
+file's timestamp only, while `search.astar`'s machine code includes `kernel`'s and `hypot`'s:
+after editing those two in a development tree, delete `jit/__pycache__` (an install writes
+every file anew, so it never meets a stale cache).
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +48,14 @@ from skirmish.battlefield.table import Table
 OFF = "SKIRMISH_NO_JIT"
 """Set to 1 to run the Python reference even where numba is installed."""
 
+JIT_AFTER = 500
+"""Searches a process runs with the reference before it loads numba. Loading (import, machine
+code from the cache, the start-up check) costs about what 500 compiled searches save, so a
+single game or a short session never pays for it, and a long run (troupe tests, benchmarks)
+loses at most that much (the answers are the same either way)."""
+
 _LOADED: list[ModuleType | None] = []
+_SEARCHES = [0]
 
 
 def compiled() -> ModuleType | None:
@@ -54,7 +66,11 @@ def compiled() -> ModuleType | None:
 
 
 def enabled() -> bool:
-    """Whether searches run compiled."""
+    """Whether this search runs compiled: from the JIT_AFTER + 1st search of the process on."""
+    if not _LOADED:
+        _SEARCHES[0] += 1
+        if _SEARCHES[0] <= JIT_AFTER:
+            return False
     return compiled() is not None
 
 
@@ -188,3 +204,14 @@ def astar(
         ARC_TOL,
     )
     return path if found else None
+
+
+def run(reference: Callable[..., np.ndarray | None], *args: Any) -> np.ndarray | None:
+    """`astar(*args)`, or should the compiled code ever fail (a broken cache, say), `reference(*args)`
+    from then on (`search._astar`): the answers are the same, so the game never notices."""
+    if _LOADED and _LOADED[0] is not None:
+        try:
+            return astar(*args)
+        except Exception:
+            _LOADED[:] = [None]
+    return reference(*args)

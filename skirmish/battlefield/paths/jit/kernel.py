@@ -32,8 +32,14 @@ def pip(edges: np.ndarray, e0: int, e1: int, x: float, y: float) -> bool:
 
 
 @njit(cache=True)
-def _clamp(t: float) -> float:
-    return 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+def _d2(px: float, py: float, ux: float, uy: float, inv: float) -> float:
+    """Squared distance from p (relative to a segment's start) to the segment a + t u, t in 0..1
+    (1/|u|^2 = inv): the reference's inline formula, clamp included."""
+    t = (px * ux + py * uy) * inv
+    t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+    dx = px - t * ux
+    dy = py - t * uy
+    return dx * dx + dy * dy
 
 
 @njit(cache=True)
@@ -61,31 +67,19 @@ def edges_near(
         by = edges[e, 6]
         apx = x0 - ax
         apy = y0 - ay
-        t = _clamp((apx * ux + apy * uy) * einv)
-        dx = apx - t * ux
-        dy = apy - t * uy
-        if dx * dx + dy * dy < tl2:
+        if _d2(apx, apy, ux, uy, einv) < tl2:  # segment ends to the edge
             return True
         bpx = x1 - ax
         bpy = y1 - ay
-        t = _clamp((bpx * ux + bpy * uy) * einv)
-        dx = bpx - t * ux
-        dy = bpy - t * uy
-        if dx * dx + dy * dy < tl2:
+        if _d2(bpx, bpy, ux, uy, einv) < tl2:
             return True
         qx = ax - x0
         qy = ay - y0
-        t = _clamp((qx * abx + qy * aby) * inv)
-        dx = qx - t * abx
-        dy = qy - t * aby
-        if dx * dx + dy * dy < tl2:
+        if _d2(qx, qy, abx, aby, inv) < tl2:  # edge ends to the segment
             return True
         rx = bx - x0
         ry = by - y0
-        t = _clamp((rx * abx + ry * aby) * inv)
-        dx = rx - t * abx
-        dy = ry - t * aby
-        if dx * dx + dy * dy < tl2:
+        if _d2(rx, ry, abx, aby, inv) < tl2:
             return True
         if (ux * apy - uy * apx) * (ux * bpy - uy * bpx) < 0.0 and (abx * qy - aby * qx) * (
             abx * ry - aby * rx
@@ -119,12 +113,7 @@ def seg_clear(
     for j in range(bases.shape[0]):
         if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
             continue
-        apx = bases[j, 0] - x0
-        apy = bases[j, 1] - y0
-        t = _clamp((apx * abx + apy * aby) * inv)
-        dx = apx - t * abx
-        dy = apy - t * aby
-        if dx * dx + dy * dy < bases[j, 2]:
+        if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
             return False
     for k in range(pbox.shape[0]):
         if pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy:
@@ -169,10 +158,7 @@ def point_near(
             uy = edges[e, 3]
             apx = x - ax
             apy = y - ay
-            t = _clamp((apx * ux + apy * uy) * edges[e, 4])
-            dx = apx - t * ux
-            dy = apy - t * uy
-            if dx * dx + dy * dy < tl2:
+            if _d2(apx, apy, ux, uy, edges[e, 4]) < tl2:
                 return True
             if ends:
                 if apx * apx + apy * apy < tl2:
