@@ -115,6 +115,11 @@ def play(seed, pols, log=False):
     g = Game(sc, tr, seed=seed, bots=pols, record_log=log, transactional=False)
     return play_out(g, seat_bots(g, pols))
 out = {}
+try:  # steady state: a tree with the compiled path finder loads it before the clock starts
+    from skirmish.battlefield.paths import jit
+    out["jit"] = float(jit.compiled() is not None)
+except ImportError:
+    out["jit"] = 0.0
 for pol in ("heuristic", "random"):
     play(0, [pol, pol])
     t = time.perf_counter()
