@@ -335,3 +335,27 @@ def test_a_failing_compiled_search_falls_back_to_the_reference(monkeypatch: pyte
     monkeypatch.setattr(jit, "astar", broken)
     assert same_path(jit.run(_astar, *args), _astar(*args))
     assert jit._LOADED == [None] and not jit.enabled()
+
+
+def test_an_edited_compiled_module_empties_the_numba_cache(tmp_path: Path) -> None:
+    """numba re-checks only the timestamp of a function's own file, and `astar` inlines `kernel`
+    and `hypot`: an edit of either must drop the cached machine code, and an unchanged tree must
+    keep it (a fresh process only loads it)."""
+    from skirmish.battlefield.paths import jit
+
+    for name in jit.SOURCES:
+        (tmp_path / name).write_text(f"# {name}\n", encoding="utf-8")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    (cache / "search.astar-1.py311.nbi").write_bytes(b"old index")
+    (cache / "search.astar-1.py311.1.nbc").write_bytes(b"old code")
+    (cache / "other.cpython-311.pyc").write_bytes(b"bytecode")
+    jit._drop_stale_cache(tmp_path)  # no stamp yet: whatever is there may be stale
+    assert sorted(p.name for p in cache.iterdir()) == ["other.cpython-311.pyc", "skirmish-jit-sources.sha256"]
+    (cache / "search.astar-1.py311.nbi").write_bytes(b"fresh index")
+    jit._drop_stale_cache(tmp_path)  # nothing changed: the cache stays
+    assert (cache / "search.astar-1.py311.nbi").exists()
+    (tmp_path / "kernel.py").write_text("# kernel.py, edited\n", encoding="utf-8")
+    jit._drop_stale_cache(tmp_path)  # kernel.py changed: astar's cached code is stale
+    assert not (cache / "search.astar-1.py311.nbi").exists()
+    jit._drop_stale_cache(tmp_path / "missing")  # nowhere to look: nothing happens, no error

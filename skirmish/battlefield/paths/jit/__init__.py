@@ -11,8 +11,8 @@ every path equals the reference's bit for bit, so replays do not move. What make
   (numba's SVML vector library is kept off, and the start-up check compares them);
 - `math.hypot` is CPython's own algorithm (`jit.hypot`), not the C library's `hypot`;
 - float `%` is Python's (numba follows CPython's `float_rem`); `max(h, 0.0)` is written out;
-- the heap is numba's port of CPython's `heapq` on the same tuples (f, v, u, turn, c), which
-  numba compares lexicographically as Python does, so the same entries pop in the same order;
+- the heap is CPython's `heapq` sift algorithm on arrays, comparing entries (f, v, u, turn, c)
+  lexicographically as Python compares tuples, so the same entries pop in the same order;
 - graph nodes are ordered by (circle, angle) with a stable merge sort (as `sorted` does);
 - node legality uses whichever point test the reference uses for that many (point, obstacle)
   pairs (`_point_near`'s up to BLOCKED_SMALL, numpy `_violations`' beyond).
@@ -25,16 +25,18 @@ JIT_AFTER searches of a process, and compiles on first use; `cache=True` keeps t
 beside the installed modules (numba's `__pycache__`, or its user cache directory when that is
 not writable), so later processes only load it. numba keys each function's cache on its own
 file's timestamp only, while `search.astar`'s machine code includes `kernel`'s and `hypot`'s:
-after editing those two in a development tree, delete `jit/__pycache__` (an install writes
-every file anew, so it never meets a stale cache).
+a stamp of the three files' contents beside the cache (`_drop_stale_cache`) empties it when
+any of them changed, so an edited development tree never runs old machine code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -44,6 +46,7 @@ from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, _Obstacles
 from skirmish.battlefield.paths.tangents import ARC_TOL, _discs
 from skirmish.battlefield.table import Table
+from skirmish.data.atomic import write_atomic
 
 OFF = "SKIRMISH_NO_JIT"
 """Set to 1 to run the Python reference even where numba is installed."""
@@ -74,7 +77,34 @@ def enabled() -> bool:
     return compiled() is not None
 
 
+SOURCES = ("search.py", "kernel.py", "hypot.py")
+"""The compiled modules whose machine code `search.astar` holds (numba inlines its callees)."""
+
+
+def _drop_stale_cache(here: Path | None = None) -> None:
+    """Empty the in-tree numba cache when any compiled module's text changed since it was written.
+
+    numba checks only the timestamp of the file a function is defined in, so after an edit of
+    `kernel.py` alone the cached `astar` would still run the old kernel. Where the cache is not
+    in the tree (a read-only install, a zipped wheel) this does nothing: numba's user cache is
+    keyed on the installed files, which an install writes anew."""
+    here = Path(__file__).parent if here is None else here
+    cache = here / "__pycache__"
+    try:
+        digest = hashlib.sha256(b"".join((here / name).read_bytes() for name in SOURCES)).hexdigest()
+        stamp = cache / "skirmish-jit-sources.sha256"
+        if stamp.is_file() and stamp.read_text(encoding="ascii") == digest:
+            return
+        cache.mkdir(exist_ok=True)
+        for old in sorted(cache.glob("*.nb[ic]")):
+            old.unlink()
+        write_atomic(stamp, digest)
+    except OSError:  # not a folder we may write (or not a folder: a zipped wheel)
+        return
+
+
 def _load() -> ModuleType | None:
+    _drop_stale_cache()
     if "numba" not in sys.modules:
         # SVML's vector sin/cos round differently from the C library's; numba would use it in
         # loops it vectorises if Intel's runtime is installed.
