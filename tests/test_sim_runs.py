@@ -273,3 +273,34 @@ def test_plot_writes_a_png_for_a_run_and_a_comparison(
     assert "Plot written" in capsys.readouterr().out
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_a_batch_collects_garbage_less_often_and_gives_the_collector_back(
+    plan: Plan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fewer_collections`: while a batch plays, the first-generation threshold is raised; after
+    it (and after a failing batch) the caller's thresholds are back; and the games are the same
+    records with the collector at its default pace (no rule or bot reads it)."""
+    import gc
+    from contextlib import nullcontext
+
+    import skirmish.sim.games as games_mod
+    from skirmish.sim.collector import BATCH_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    original = games_mod.play_game
+
+    def spy(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(games_mod, "play_game", spy)
+    fast = _rows(games_mod.play_batch(plan, 0, 2))
+    assert seen and all(t[0] == max(BATCH_THRESHOLD, before[0]) for t in seen)
+    assert gc.get_threshold() == before
+    monkeypatch.setattr(games_mod, "fewer_collections", lambda: nullcontext())
+    assert _rows(games_mod.play_batch(plan, 0, 2)) == fast
+    with pytest.raises(RuntimeError), fewer_collections():
+        raise RuntimeError("a batch that fails")
+    assert gc.get_threshold() == before

@@ -28,6 +28,7 @@ from skirmish.engine.core.actions import React, Shoot, TakeCover, UseAbility
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
 from skirmish.rules.dice import derive_seed
+from skirmish.sim.collector import fewer_collections
 
 WIN_A, WIN_B, DRAW = 1, -1, 0
 
@@ -279,7 +280,8 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
 
 def play_batch(plan: Plan, start: int, stop: int) -> list[GameRecord]:
     """Games `start..stop-1` of every matchup, in (index, matchup) order: one unit of work for a worker."""
-    return [play_game(plan, k, i) for i in range(start, stop) for k in range(len(plan.matchups))]
+    with fewer_collections():
+        return [play_game(plan, k, i) for i in range(start, stop) for k in range(len(plan.matchups))]
 
 
 def batches(games: int, size: int) -> list[tuple[int, int]]:

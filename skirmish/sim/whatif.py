@@ -25,6 +25,7 @@ from skirmish.bots.runner import MAX_ACTIONS, BotStuck, seat_bots
 from skirmish.engine.game import Game
 from skirmish.engine.replay import Replay
 from skirmish.rules.dice import Dice, derive_seed
+from skirmish.sim.collector import fewer_collections
 from skirmish.sim.games import batches
 from skirmish.sim.stats import wilson
 
@@ -117,7 +118,8 @@ def play_from(start: Game, plan: WhatIfPlan, index: int) -> WhatIfGame:
 def play_batch(plan: WhatIfPlan, start: int, stop: int) -> list[WhatIfGame]:
     """Games `start..stop-1`; the position is rebuilt once per batch (a worker's unit of work)."""
     base = position(plan)
-    return [play_from(base, plan, i) for i in range(start, stop)]
+    with fewer_collections():
+        return [play_from(base, plan, i) for i in range(start, stop)]
 
 
 @dataclass
