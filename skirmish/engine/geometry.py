@@ -103,12 +103,20 @@ class TableQueries:
             else:
                 dist = self._dist.copy()  # a copy: `distances()` handed out the old one
                 radii = s.radii.tolist()
+                sqrt = math.sqrt
                 for k in moved:
                     xk, yk = pts[k]
                     rk = radii[k]
-                    centre = [math.sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y)) for x, y in pts]
-                    dist[k] = [c - rk - r for c, r in zip(centre, radii, strict=True)]
-                    dist[:, k] = [c - r - rk for c, r in zip(centre, radii, strict=True)]
+                    # Row and column in one pass (each centre distance taken once): `edge_distances`
+                    # subtracts the row's radius first, so the column subtracts in the other order.
+                    row: list[float] = []
+                    col: list[float] = []
+                    for (x, y), r in zip(pts, radii, strict=True):
+                        c = sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y))
+                        row.append(c - rk - r)
+                        col.append(c - r - rk)
+                    dist[k] = row
+                    dist[:, k] = col
                     dist[k, k] = 0.0
         dist.setflags(write=False)  # handed out by `distances()` and the start of the next update
         self._dist = dist

@@ -70,6 +70,17 @@ class Effect:
             return [UseAbility(m.id, a.name, target=t.id) for t in self.targets(ctx, m, a)]
         return [UseAbility(m.id, a.name)]
 
+    def has_use(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
+        """`bool(candidates(ctx, m, a))`: the phase machine asks after every action whether a
+        player has anything left to do, and needs no list of uses for it (nor every target)."""
+        if self.needs_target and type(self).candidates is Effect.candidates:
+            return self.any_target(ctx, m, a)
+        return bool(self.candidates(ctx, m, a))
+
+    def any_target(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
+        """`bool(targets(ctx, m, a))`; an effect whose targets cost to find stops at the first."""
+        return bool(self.targets(ctx, m, a))
+
     def check(self, ctx: Ctx, m: ModelState, a: Ability, action: UseAbility) -> str | None:
         """Why this use is refused (R-P4), in words, beyond the shared checks and the target's; or None."""
         return None
@@ -79,6 +90,18 @@ class Effect:
     ) -> None:
         """Do what the ability does: it is validated and paid for."""
         raise NotImplementedError(self.name)
+
+
+def _aimed_at(ctx: Ctx, m: ModelState, a: Ability, t: ModelState, premeasure: bool) -> bool:
+    """Whether `m` may aim `a` at `t` (`Aimed.targets`): an active enemy, in range when it may be
+    measured, not locked in melee unless the option allows, and seen (R-C1, R-C6)."""
+    return (
+        t.active
+        and ctx.enemies(m, t)
+        and (not premeasure or ctx.distance(m, t) <= ability_range(a, 6.0))
+        and (ctx.options.shoot_into_melee or not ctx.in_melee(t))
+        and ctx.sees(m, t)  # last: the one question that may search for a line
+    )
 
 
 class Aimed(Effect):
@@ -93,15 +116,12 @@ class Aimed(Effect):
     def targets(self, ctx: Ctx, m: ModelState, a: Ability, *, measured: bool = True) -> list[ModelState]:
         # The range is not known before declaring (R-C1) unless premeasuring is on.
         premeasure = ctx.options.premeasure and measured
-        return [
-            t
-            for t in ctx.state.models
-            if t.active
-            and ctx.enemies(m, t)
-            and (not premeasure or ctx.distance(m, t) <= ability_range(a, 6.0))
-            and (ctx.options.shoot_into_melee or not ctx.in_melee(t))
-            and ctx.sees(m, t)  # last: the one question that may search for a line
-        ]
+        return [t for t in ctx.state.models if _aimed_at(ctx, m, a, t, premeasure)]
+
+    def any_target(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
+        # `targets` stopped at the first: sight is the costly question, asked of fewer enemies.
+        premeasure = ctx.options.premeasure
+        return any(_aimed_at(ctx, m, a, t, premeasure) for t in ctx.state.models)
 
     def usable(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
         if ctx.state.step == "shooting":

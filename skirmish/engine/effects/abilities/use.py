@@ -88,9 +88,9 @@ def has_options(ctx: Ctx, player: int) -> bool:
                 continue
             if effect.needs_target or effect.needs_point:
                 later.append((m, a, effect))
-            elif effect.candidates(ctx, m, a):
+            elif effect.has_use(ctx, m, a):
                 return True
-    return any(effect.candidates(ctx, m, a) for m, a, effect in later)
+    return any(effect.has_use(ctx, m, a) for m, a, effect in later)
 
 
 def _simultaneous_fire(ctx: Ctx, m: ModelState) -> bool:
