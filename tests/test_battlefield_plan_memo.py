@@ -1,0 +1,139 @@
+"""The remembered planner (`paths.move_toward`'s record, issue 15) answers as a fresh call (R-M2).
+
+A record is reused when only friends moved and none of them came near what the call asked (the
+goal and the rings around it, the search's probes and the bases it went around); these tests put
+friends exactly there (on a path, on the goal's ring, grazing at the clearance) and compare with a
+call on a table that remembers nothing, on random tables and in real games (Earth Walls raised,
+actions undone).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skirmish.battlefield.paths import Mover, move_toward
+from skirmish.battlefield.sample import random_table, scatter_bases
+from skirmish.battlefield.table import Table
+from skirmish.engine.effects.moving import flies, goals_among, move_budget
+from skirmish.engine.game import Game
+from skirmish.engine.replay import load_replay
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _fresh(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | None:
+    """`move_toward` on a copy of the table with every memo empty."""
+    table = mover.table
+    blank = Table(table.width, table.height, table.pieces)
+    return move_toward(mover.replace(table=blank), goal, budget)
+
+
+def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and a.tobytes() == b.tobytes())
+
+
+def _near(rng: np.random.Generator, pts: np.ndarray, gap: float) -> np.ndarray:
+    """A centre `gap` from a random point of the polyline (or the point), square to its segment."""
+    if len(pts) < 2:
+        ang = float(rng.uniform(0, 2 * np.pi))
+        return np.asarray(pts[0] + gap * np.array([np.cos(ang), np.sin(ang)]), dtype=float)
+    i = int(rng.integers(0, len(pts) - 1))
+    d = pts[i + 1] - pts[i]
+    n = max(float(np.hypot(*d)), 1e-12)
+    t = float(rng.uniform(0.0, 1.0))
+    side = 1.0 if rng.uniform() < 0.5 else -1.0
+    return np.asarray(pts[i] + t * d + side * gap * np.array([-d[1], d[0]]) / n, dtype=float)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_r_m2_remembered_move_toward_answers_as_a_fresh_call_after_friends_move(seed: int, fly: bool) -> None:
+    rng = np.random.default_rng(seed)
+    table = random_table(rng, pieces=10, width=30.0, height=30.0)
+    radii = rng.choice([0.5, 0.8], 10)
+    xy = scatter_bases(table, rng, radii)
+    enemy = np.arange(10) >= 5
+    gone = np.zeros(10, dtype=bool)
+    budget = float(rng.choice([3.0, 6.0, 12.0]))
+    goals = [xy[5].copy(), rng.uniform([1.0, 1.0], [29.0, 29.0])]  # an occupied goal and a point
+    last: list[np.ndarray | None] = [None, None]
+    for step in range(14):
+        if step:
+            k = int(rng.integers(1, 5))  # a friend; enemies are in the record's key
+            xy = xy.copy()
+            g = int(rng.integers(0, 2))
+            clearance = float(radii[k] + radii[0])
+            gap = clearance + float(rng.choice([-1e-3, -1e-9, 0.0, 1e-9, 1e-7, 1e-3, 0.5]))
+            p = last[g]
+            roll = rng.uniform()
+            if roll < 0.45 and p is not None:
+                xy[k] = _near(rng, p, gap)  # on or beside the path found
+            elif roll < 0.7:
+                ring = float(rng.uniform(0.0, 3.0))  # where the goal's rings are tested
+                xy[k] = _near(rng, goals[g][None, :], ring + gap)
+            else:
+                xy[k] = rng.uniform([1.0, 1.0], [29.0, 29.0])
+        mover = Mover(table, 0, xy, radii, enemy, flying=fly, ignore=gone.copy())
+        for g, goal in enumerate(goals):
+            remembered = move_toward(mover, goal, budget)
+            assert _same(remembered, _fresh(mover, goal, budget)), f"step {step} goal {g}"
+            last[g] = remembered
+
+
+def test_r_m2_a_friend_stepping_onto_a_remembered_path_is_noticed() -> None:
+    """A reuse is refused when a moved friend ends on the remembered path."""
+    table = random_table(np.random.default_rng(3), pieces=0, width=30.0, height=30.0)
+    radii = np.array([0.5, 0.5, 0.5])
+    xy = np.array([[5.0, 5.0], [20.0, 20.0], [25.0, 5.0]])
+    enemy = np.array([False, False, True])
+    first = move_toward(Mover(table, 0, xy, radii, enemy), np.array([15.0, 5.0]), 6.0)
+    assert first is not None and first.tolist() == [[5.0, 5.0], [11.0, 5.0]]
+    xy = xy.copy()
+    xy[1] = [8.0, 5.0]  # the friend steps onto the line
+    second = move_toward(Mover(table, 0, xy, radii, enemy), np.array([15.0, 5.0]), 6.0)
+    assert second is not None and len(second) > 2  # now it goes around
+    xy = xy.copy()
+    xy[1] = [20.0, 25.0]  # and away again, far from everything asked: the first answer
+    third = move_toward(Mover(table, 0, xy, radii, enemy), np.array([15.0, 5.0]), 6.0)
+    assert third is not None and third.tolist() == first.tolist()
+
+
+def _check_planners(game: Game, where: str) -> int:
+    """Every model of the side to act, toward each of its default goals: remembered == fresh."""
+    s = game.state
+    asked = 0
+    gone = game.gone_mask()
+    for m in s.models:
+        if not m.active or m.player != s.active_player:
+            continue
+        enemy = game.enemy_mask(m)
+        mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+        budget = move_budget(game, m)
+        for goal in goals_among(game, m, enemy & ~gone):
+            assert _same(move_toward(mover, goal, budget), _fresh(mover, goal, budget)), f"{where} {m.id}"
+            asked += 1
+    return asked
+
+
+def test_r_m2_remembered_planner_in_real_games_with_earth_walls_and_undo() -> None:
+    """Golden replays (one raises Earth Walls, R-B2): the planner asked at every position, after
+    every action and after undoing it, answers as a fresh call on a table that remembers nothing."""
+    asked = walls = undone = 0
+    for name in ("open_battle_random_s7_t3", "open_battle_heuristic_s11"):
+        replay = load_replay(GOLDEN / f"{name}.json")
+        game = replay.new_game(record_log=False, transactional=True)
+        for i, action in enumerate(replay.actions):
+            asked += _check_planners(game, f"{name} before action {i}")
+            before = len(game.table.pieces)
+            game.apply(action)
+            walls += len(game.table.pieces) > before
+            asked += _check_planners(game, f"{name} after action {i}")
+            if game.undo():
+                undone += 1
+                asked += _check_planners(game, f"{name} after undoing action {i}")
+                game.apply(action)
+    assert walls > 0 and undone > 0 and asked > 500
