@@ -1,4 +1,5 @@
-"""The remembered planner (`paths.move_toward`'s record, issue 15) answers as a fresh call (R-M2).
+"""The remembered planner (`paths.move_toward`'s record, issue 15) and the partly re-checked straight
+moves (`reach.straight_moves`) answer as fresh calls (R-M2).
 
 A record is reused when only friends moved and none of them came near what the call asked (the
 goal and the rings around it, the search's probes and the bases it went around); these tests put
@@ -15,21 +16,26 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.paths import Mover, move_toward
+from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
+from skirmish.battlefield.reach import straight_moves
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
 from skirmish.engine.effects.moving import flies, goals_among, move_budget
 from skirmish.engine.game import Game
 from skirmish.engine.replay import load_replay
+from skirmish.engine.steps.movement import straight_ends
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
+def _blank(table: Table) -> Table:
+    """A copy of the table with every memo empty."""
+    return Table(table.width, table.height, table.pieces)
+
+
 def _fresh(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | None:
-    """`move_toward` on a copy of the table with every memo empty."""
-    table = mover.table
-    blank = Table(table.width, table.height, table.pieces)
-    return move_toward(mover.replace(table=blank), goal, budget)
+    """`move_toward` on a copy of the table that remembers nothing."""
+    return move_toward(mover.replace(table=_blank(mover.table)), goal, budget)
 
 
 def _same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
@@ -103,7 +109,9 @@ def test_r_m2_a_friend_stepping_onto_a_remembered_path_is_noticed() -> None:
 
 
 def _check_planners(game: Game, where: str) -> int:
-    """Every model of the side to act, toward each of its default goals: remembered == fresh."""
+    """Every model of the side to act, toward each of its default goals, and its straight lines
+    (`reach.straight_moves`, which re-checks only the lines a moved friend came near):
+    remembered == fresh."""
     s = game.state
     asked = 0
     gone = game.gone_mask()
@@ -113,6 +121,11 @@ def _check_planners(game: Game, where: str) -> int:
         enemy = game.enemy_mask(m)
         mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
         budget = move_budget(game, m)
+        start = s.xy[m.index][None, :]
+        ends = straight_ends(s.xy[m.index], budget)
+        kept = straight_moves(mover, start, ends, max_length=budget)
+        fresh = check_straight_moves(mover.replace(table=_blank(game.table)), start, ends, max_length=budget)
+        assert kept.tolist() == np.asarray(fresh).tolist(), f"{where} {m.id} straight"
         for goal in goals_among(game, m, enemy & ~gone):
             assert _same(move_toward(mover, goal, budget), _fresh(mover, goal, budget)), f"{where} {m.id}"
             asked += 1
