@@ -1,5 +1,6 @@
 """The remembered planner (`paths.move_toward`'s record, issue 15) and the partly re-checked straight
-moves (`reach.straight_moves`) answer as fresh calls (R-M2).
+moves (`reach.straight_moves`) answer as fresh calls (R-M2); the plain-float obstacles equal the numpy
+reference (R-M3).
 
 A record is reused when only friends moved and none of them came near what the call asked (the
 goal and the rings around it, the search's probes and the bases it went around); these tests put
@@ -10,13 +11,16 @@ actions undone).
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skirmish.battlefield.measure import CONTACT
 from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
+from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles, _obstacles_numpy
 from skirmish.battlefield.reach import straight_moves
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
@@ -150,3 +154,50 @@ def test_r_m2_remembered_planner_in_real_games_with_earth_walls_and_undo() -> No
                 asked += _check_planners(game, f"{name} after undoing action {i}")
                 game.apply(action)
     assert walls > 0 and undone > 0 and asked > 500
+
+
+def _same_obstacles(a: _Obstacles, b: _Obstacles) -> bool:
+    """Every field equal: arrays in dtype, shape and bytes (object arrays by element identity)."""
+    for f in dataclasses.fields(_Obstacles):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
+                return False
+            if x.dtype == object:
+                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
+                    return False
+            elif x.tobytes() != y.tobytes():
+                return False
+        elif f.name == "kern":
+            if x.py != y.py:
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 6))
+def test_r_m3_plain_float_obstacles_equal_the_numpy_reference(seed: int, fly: bool, pieces: int) -> None:
+    """`_obstacles` (plain floats) builds the arrays `_obstacles_numpy` builds, bit for bit: enemies
+    grown by CONTACT (R-M3) unless touching at the start (R-E2, put exactly on the boundary) or the
+    charge target (R-C3), the out-of-play left out, flyers without terrain (R-B4)."""
+    rng = np.random.default_rng(seed)
+    table = random_table(rng, pieces=pieces, width=30.0, height=30.0)
+    n = int(rng.integers(1, 16))
+    radii = rng.choice([0.5, 0.8, 1.0], n)
+    xy = rng.uniform(0.0, 30.0, (n, 2))
+    mover = int(rng.integers(0, n))
+    start = xy[mover].copy() if rng.uniform() < 0.7 else rng.uniform(0.0, 30.0, 2)
+    for k in range(n):  # some bases exactly at the touching boundary of the start, give or take
+        if k != mover and rng.uniform() < 0.3:
+            ang = float(rng.uniform(0, 2 * np.pi))
+            gap = float(radii[k] + radii[mover]) + CONTACT + 1e-9 + float(rng.choice([-1e-12, 0.0, 1e-12]))
+            xy[k] = start + gap * np.array([np.cos(ang), np.sin(ang)])
+    enemy = None if rng.uniform() < 0.2 else rng.uniform(size=n) < 0.5
+    ignore = None if rng.uniform() < 0.3 else rng.uniform(size=n) < 0.2
+    target = None if rng.uniform() < 0.5 else int(rng.integers(0, n))
+    args = (table, mover, xy, radii, enemy, start)
+    fast = _obstacles(*args, flying=fly, ignore=ignore, target=target)
+    ref = _obstacles_numpy(*args, flying=fly, ignore=ignore, target=target)
+    assert _same_obstacles(fast, ref)
