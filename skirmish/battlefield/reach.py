@@ -22,7 +22,6 @@ import numpy as np
 
 from skirmish.battlefield.paths import Mover, check_straight_moves
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
-from skirmish.battlefield.paths.kernel import near_segment
 
 MARGIN = 1e-6
 """A moved base counts as near a segment within its clearance plus this (the exact kernel flags
@@ -100,13 +99,22 @@ def _near_segments(
     bases: list[tuple[float, float, float]], segs: tuple[tuple[float, float, float, float], ...]
 ) -> list[bool]:
     """Per segment: whether some base (centre, squared limit) comes closer than its limit, by
-    `near_segment`'s formula (so the same answers as asking it of each segment alone)."""
+    `near_segment`'s formula term for term (inlined: this asks segments x bases pairs)."""
     out = [False] * len(segs)
     if not bases:
         return out
-    for k, seg in enumerate(segs):
+    for k, (x0, y0, x1, y1) in enumerate(segs):
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
         for cx, cy, lim2 in bases:
-            if near_segment(cx, cy, lim2, (seg,)):
+            apx = cx - x0
+            apy = cy - y0
+            t = (apx * abx + apy * aby) * inv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * abx
+            dy = apy - t * aby
+            if dx * dx + dy * dy < lim2:
                 out[k] = True
                 break
     return out

@@ -259,8 +259,12 @@ class Mover:
     ignore: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "xy", np.asarray(self.xy, dtype=float).reshape(-1, 2))
-        object.__setattr__(self, "radii", np.asarray(self.radii, dtype=float).reshape(-1))
+        # Float arrays of the right shape (the engine's state arrays) are held as they are.
+        xy, radii = self.xy, self.radii
+        if not (type(xy) is np.ndarray and xy.dtype == np.float64 and xy.ndim == 2 and xy.shape[1] == 2):
+            object.__setattr__(self, "xy", np.asarray(xy, dtype=float).reshape(-1, 2))
+        if not (type(radii) is np.ndarray and radii.dtype == np.float64 and radii.ndim == 1):
+            object.__setattr__(self, "radii", np.asarray(radii, dtype=float).reshape(-1))
 
     def __repr__(self) -> str:
         fly = ", flying" if self.flying else ""
