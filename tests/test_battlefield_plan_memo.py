@@ -1,6 +1,6 @@
 """The remembered planner (`paths.move_toward`'s record, issue 15) and the partly re-checked straight
 moves (`reach.straight_moves`) answer as fresh calls (R-M2); the plain-float obstacles equal the numpy
-reference (R-M3).
+reference (R-M3), and so does the plain-float truncation of short paths (R-M2).
 
 A record is reused when only friends moved and none of them came near what the call asked (the
 goal and the rings around it, the search's probes and the bases it went around); these tests put
@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.measure import CONTACT
+from skirmish.battlefield.measure import CONTACT, truncate_path
 from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
 from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles, _obstacles_numpy
 from skirmish.battlefield.reach import straight_moves
@@ -201,3 +201,36 @@ def test_r_m3_plain_float_obstacles_equal_the_numpy_reference(seed: int, fly: bo
     fast = _obstacles(*args, flying=fly, ignore=ignore, target=target)
     ref = _obstacles_numpy(*args, flying=fly, ignore=ignore, target=target)
     assert _same_obstacles(fast, ref)
+
+
+def _truncate_numpy(path: np.ndarray, length: float) -> np.ndarray:
+    """`truncate_path` as numpy computes it (the reference of the short-path version)."""
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    if len(p) < 2 or length <= 0:
+        return p[:1].copy()
+    d = np.diff(p, axis=0)
+    seg = np.sqrt((d * d).sum(-1))
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    if length >= cum[-1]:
+        return p.copy()
+    i = int(np.searchsorted(cum, length, side="right")) - 1
+    t = (length - cum[i]) / seg[i] if seg[i] > 0 else 0.0
+    end = p[i] + t * d[i]
+    return np.vstack([p[: i + 1], end[None, :]])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8))
+def test_r_m2_short_path_truncation_equals_numpy(seed: int, k: int) -> None:
+    """`truncate_path` of <= 8 points (plain floats) gives numpy's points bit for bit (R-M2: a move
+    cut to its allowance), with repeated points and cuts exactly at a vertex or at the end."""
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.0, 30.0, (k, 2))
+    if k > 2 and rng.uniform() < 0.3:
+        p[1] = p[0]  # a zero-length segment
+    d = np.diff(p, axis=0)
+    cum = np.concatenate([[0.0], np.cumsum(np.sqrt((d * d).sum(-1)))])
+    for length in [*rng.uniform(-1.0, float(cum[-1]) + 1.0, 6).tolist(), *cum.tolist(), 0.0]:
+        got = truncate_path(p, length)
+        want = _truncate_numpy(p, length)
+        assert got.shape == want.shape and got.tobytes() == want.tobytes(), (k, length)
