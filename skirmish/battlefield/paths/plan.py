@@ -7,6 +7,7 @@ answer to a budget; the top of the chain, so nothing in `paths` depends on a pla
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -28,14 +29,10 @@ RING_BATCH = 10
 """Rings around an occupied goal tested per kernel call when looking for the nearest free one."""
 
 
-def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tuple[float | None, float]:
-    """Smallest ring radius around an illegal goal that has a legal point on it (sampled), and
-    the radius within which the answer depends on the bases (that ring's, or the last tested).
-
-    The radii grow geometrically (0.05, then x1.3 + 0.05); they are tested a batch of rings at a
-    time (one kernel call for the first ten usually finds it), smallest first.
-    """
-    limit = max(table.width, table.height)
+@functools.lru_cache(maxsize=16)
+def _rings(limit: float) -> tuple[tuple[float, ...], np.ndarray]:
+    """The ring radii below `limit` (0.05, then x1.3 + 0.05) and the RING unit directions, the
+    same numbers for every goal of a table size: worked out once (read-only)."""
     rhos = []
     rho = 0.05
     while rho < limit:
@@ -43,6 +40,18 @@ def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tup
         rho = rho * 1.3 + 0.05
     ang = np.arange(RING) * (2 * math.pi / RING)
     unit = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
+    unit.flags.writeable = False
+    return tuple(rhos), unit
+
+
+def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tuple[float | None, float]:
+    """Smallest ring radius around an illegal goal that has a legal point on it (sampled), and
+    the radius within which the answer depends on the bases (that ring's, or the last tested).
+
+    The radii grow geometrically (0.05, then x1.3 + 0.05); they are tested a batch of rings at a
+    time (one kernel call for the first ten usually finds it), smallest first.
+    """
+    rhos, unit = _rings(max(table.width, table.height))
     for lo in range(0, len(rhos), RING_BATCH):
         batch = np.array(rhos[lo : lo + RING_BATCH])
         rings = (goal + batch[:, None, None] * unit[None]).reshape(-1, 2)
