@@ -125,8 +125,14 @@ def _obstacles(
         idx.append(k)
         clear.append(c)
     model = np.array(idx, dtype=np.int64)
-    centres = xy[model]
-    clearance = np.array(clear, dtype=float)
+    return _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
+
+
+def _assemble(
+    table: Table, centres: np.ndarray, clearance: np.ndarray, model: np.ndarray, r: float, flying: bool
+) -> _Obstacles:
+    """The obstacle set from its bases (centres, clearances, model indices) and the mover's
+    radius: the impassable pieces unless it flies, and the limits the kernels compare with."""
     lim = clearance - OVERLAP_TOL
     if flying or len(table.impassable_index) == 0:
         edges, owner, polys, piece, kern = _NONE
@@ -182,7 +188,7 @@ def _obstacles_numpy(
     target: int | None,
 ) -> _Obstacles:
     """`_obstacles` in numpy, the reference the plain-float version is held to (a property test):
-    obstacles for a mover starting at `start`.
+    which bases, with which clearances, for a mover starting at `start`.
 
     Enemies get a clearance of CONTACT more than overlap (no contact outside a charge, R-M3),
     except an enemy the mover already touches at the start (it may move away along it, R-E2) and
@@ -205,37 +211,7 @@ def _obstacles_numpy(
         if target is not None:
             grow &= idx != target
         clear = clear + np.where(grow, CONTACT + 1e-7, 0.0)
-    if flying or len(table.impassable_index) == 0:
-        edges = np.empty((0, 2, 2))
-        owner = np.empty(0, dtype=int)
-        polys = np.empty(0, dtype=object)
-        piece = np.empty(0, dtype=int)
-        kern = _NO_EDGES
-    else:
-        edges, owner = table.imp_edges, table.imp_edge_owner
-        piece = table.impassable_index
-        polys = table.polygons[piece]
-        kern = table.imp_kernel
-    lim = clear - OVERLAP_TOL
-    tlim = r - OVERLAP_TOL
-    return _Obstacles(
-        centres,
-        clear,
-        idx,
-        edges,
-        owner,
-        polys,
-        piece,
-        r,
-        kern,
-        np.ascontiguousarray(centres[:, 0]),
-        np.ascontiguousarray(centres[:, 1]),
-        lim,
-        lim * lim,
-        tlim,
-        tlim * tlim,
-        flying=bool(flying and len(table.impassable_index)),
-    )
+    return _assemble(table, centres, clear, idx, r, flying)
 
 
 @dataclass(frozen=True, eq=False)
