@@ -90,6 +90,8 @@ def truncate_path(path: np.ndarray, length: float) -> np.ndarray:
     p = np.asarray(path, dtype=float).reshape(-1, 2)
     if len(p) < 2 or length <= 0:
         return p[:1].copy()
+    if len(p) <= TRUNCATE_SHORT:
+        return _truncate_short(p, float(length))
     d = np.diff(p, axis=0)
     seg = np.sqrt((d * d).sum(-1))
     cum = np.concatenate([[0.0], np.cumsum(seg)])
@@ -99,6 +101,35 @@ def truncate_path(path: np.ndarray, length: float) -> np.ndarray:
     t = (length - cum[i]) / seg[i] if seg[i] > 0 else 0.0
     end = p[i] + t * d[i]
     return np.vstack([p[: i + 1], end[None, :]])
+
+
+TRUNCATE_SHORT = 32
+"""Polylines of at most this many points are cut in plain floats (`_truncate_short`): a path
+with arcs has a few dozen points; the plain loop stops at the cut and wins up to ~40 points)."""
+
+
+def _truncate_short(p: np.ndarray, length: float) -> np.ndarray:
+    """`truncate_path` of a short polyline in plain floats, numpy's steps one by one: each
+    segment's length (the sum of two squares, then the root), the running total (numpy's cumsum
+    adds in order), the last vertex whose total is <= `length` (searchsorted, side right), and
+    the cut point p + t d; the same numbers without a dozen numpy calls (a test holds them equal).
+    Unlike a sum, numpy's cumsum adds in order at every length, so no length limit is needed
+    for equality, only for speed."""
+    pts = p.tolist()
+    cum = 0.0
+    x0, y0 = pts[0]
+    for i in range(1, len(pts)):
+        x1, y1 = pts[i]
+        dx = x1 - x0
+        dy = y1 - y0
+        seg = math.sqrt(dx * dx + dy * dy)
+        nxt = cum + seg
+        if length < nxt:
+            t = (length - cum) / seg if seg > 0 else 0.0
+            return np.array([*pts[:i], [x0 + t * dx, y0 + t * dy]])
+        cum = nxt
+        x0, y0 = x1, y1
+    return p.copy()
 
 
 def psd_xy(

@@ -9,7 +9,9 @@ was asked at, and when the same batch comes back after some friendly bases moved
 answer if none of them comes near any of the segments, before or after its move. "Near" is judged
 with a margin (`MARGIN`) the exact kernel's own tolerance cannot reach, so a reused answer is the
 one a fresh check would give, bit for bit; enemies, KO'd models, radii, the mover and the table
-are part of the key, so any change there asks afresh.
+are part of the key, so any change there asks afresh. When a moved friend does come near, only
+the moves it came near are checked again (a small batch from one start is judged move by move,
+so each move's answer is the one it gets alone) and the others keep theirs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.paths import Mover, check_straight_moves
-from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 
 MARGIN = 1e-6
 """A moved base counts as near a segment within its clearance plus this (the exact kernel flags
@@ -62,19 +64,57 @@ def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_le
     memo = table.memo.setdefault("straight_moves", {})
     assert isinstance(memo, dict)
     rec = memo.get(key)
+    answer: np.ndarray | None = None
     if isinstance(rec, _Straight) and rec.xy.shape == xy.shape:
         moved = np.flatnonzero((rec.xy != xy).any(axis=1))
         r = float(radii[index])
-        if all(
-            not near_segment(float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2, rec.segs)
-            for j in moved.tolist()
-            for p in (rec.xy[j], xy[j])
-        ):
+        near = _near_segments(
+            [
+                (float(p[0]), float(p[1]), (float(radii[j]) + r + MARGIN) ** 2)
+                for j in moved.tolist()
+                for p in (rec.xy[j], xy[j])
+            ],
+            rec.segs,
+        )
+        if not any(near):
             return rec.answer.copy()
-    answer = np.asarray(check_straight_moves(mover, s, e, max_length=max_length), dtype=bool)
+        if len(s) == 1 and len(e) <= STRAIGHT_SMALL:
+            # Each move's answer is its own (the plain-float check asks move by move, the kernel
+            # segment by segment): only the moves a moved friend came near are asked again.
+            again = [k for k, hit in enumerate(near) if hit]
+            part = check_straight_moves(mover, s, e[again], max_length=max_length)
+            answer = rec.answer.copy()
+            answer[again] = np.asarray(part, dtype=bool)
+    if answer is None:
+        answer = np.asarray(check_straight_moves(mover, s, e, max_length=max_length), dtype=bool)
     sl = s.tolist() * len(e) if len(s) == 1 else s.tolist()
     segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sl, e.tolist(), strict=True))
     if key not in memo and len(memo) >= STRAIGHT_MEMO:
         memo.pop(next(iter(memo)))
     memo[key] = _Straight(xy.copy(), segs, answer.copy())
     return answer
+
+
+def _near_segments(
+    bases: list[tuple[float, float, float]], segs: tuple[tuple[float, float, float, float], ...]
+) -> list[bool]:
+    """Per segment: whether some base (centre, squared limit) comes closer than its limit, by
+    `near_segment`'s formula term for term (inlined: this asks segments x bases pairs)."""
+    out = [False] * len(segs)
+    if not bases:
+        return out
+    for k, (x0, y0, x1, y1) in enumerate(segs):
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        for cx, cy, lim2 in bases:
+            apx = cx - x0
+            apy = cy - y0
+            t = (apx * abx + apy * aby) * inv
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            dx = apx - t * abx
+            dy = apy - t * aby
+            if dx * dx + dy * dy < lim2:
+                out[k] = True
+                break
+    return out

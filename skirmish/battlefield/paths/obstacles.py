@@ -13,6 +13,7 @@ of segments, so the kernels above it stay pure geometry.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,100 @@ def _obstacles(
     Enemies get a clearance of CONTACT more than overlap (no contact outside a charge, R-M3),
     except an enemy the mover already touches at the start (it may move away along it, R-E2) and
     the charge target (which it may touch, R-C3).
+
+    In plain floats, model by model (a game has a few dozen models, and numpy's per-call cost
+    was most of the time): the formulas of `_obstacles_numpy` in its order (+, -, * and sqrt
+    round the same either way), so the same arrays bit for bit.
+    """
+    pts = xy.tolist()
+    rl = radii.tolist()
+    r = float(rl[mover])
+    out = [False] * len(pts) if ignore is None else np.asarray(ignore, dtype=bool).tolist()
+    foe = None if enemy is None else np.asarray(enemy, dtype=bool).tolist()
+    sx, sy = float(start[0]), float(start[1])
+    grow_by = CONTACT + 1e-7
+    idx: list[int] = []
+    clear: list[float] = []
+    for k, p in enumerate(pts):
+        if k == mover or out[k]:
+            continue
+        c = rl[k] + r
+        if foe is not None and foe[k] and k != target:
+            dx = p[0] - sx
+            dy = p[1] - sy
+            if not math.sqrt(dx * dx + dy * dy) <= c + CONTACT + 1e-9:  # not touching at the start
+                c = c + grow_by
+        idx.append(k)
+        clear.append(c)
+    model = np.array(idx, dtype=np.int64)
+    return _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
+
+
+def _assemble(
+    table: Table, centres: np.ndarray, clearance: np.ndarray, model: np.ndarray, r: float, flying: bool
+) -> _Obstacles:
+    """The obstacle set from its bases (centres, clearances, model indices) and the mover's
+    radius: the impassable pieces unless it flies, and the limits the kernels compare with."""
+    lim = clearance - OVERLAP_TOL
+    if flying or len(table.impassable_index) == 0:
+        edges, owner, polys, piece, kern = _NONE
+    else:
+        piece = table.impassable_index
+        edges, owner, polys, kern = (
+            table.imp_edges,
+            table.imp_edge_owner,
+            table.polygons[piece],
+            table.imp_kernel,
+        )
+    tlim = r - OVERLAP_TOL
+    return _Obstacles(
+        centres,
+        clearance,
+        model,
+        edges,
+        owner,
+        polys,
+        piece,
+        r,
+        kern,
+        np.ascontiguousarray(centres[:, 0]),
+        np.ascontiguousarray(centres[:, 1]),
+        lim,
+        lim * lim,
+        tlim,
+        tlim * tlim,
+        flying=bool(flying and len(table.impassable_index)),
+    )
+
+
+_NONE = (
+    np.empty((0, 2, 2)),
+    np.empty(0, dtype=int),
+    np.empty(0, dtype=object),
+    np.empty(0, dtype=int),
+    _NO_EDGES,
+)
+"""A flyer's (or a bare table's) terrain obstacles: none (shared, read-only like every obstacle set)."""
+
+
+def _obstacles_numpy(
+    table: Table,
+    mover: int,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray | None,
+    start: np.ndarray,
+    *,
+    flying: bool,
+    ignore: np.ndarray | None,
+    target: int | None,
+) -> _Obstacles:
+    """`_obstacles` in numpy, the reference the plain-float version is held to (a property test):
+    which bases, with which clearances, for a mover starting at `start`.
+
+    Enemies get a clearance of CONTACT more than overlap (no contact outside a charge, R-M3),
+    except an enemy the mover already touches at the start (it may move away along it, R-E2) and
+    the charge target (which it may touch, R-C3).
     """
     n = len(xy)
     r = float(radii[mover])
@@ -116,37 +211,7 @@ def _obstacles(
         if target is not None:
             grow &= idx != target
         clear = clear + np.where(grow, CONTACT + 1e-7, 0.0)
-    if flying or len(table.impassable_index) == 0:
-        edges = np.empty((0, 2, 2))
-        owner = np.empty(0, dtype=int)
-        polys = np.empty(0, dtype=object)
-        piece = np.empty(0, dtype=int)
-        kern = _NO_EDGES
-    else:
-        edges, owner = table.imp_edges, table.imp_edge_owner
-        piece = table.impassable_index
-        polys = table.polygons[piece]
-        kern = table.imp_kernel
-    lim = clear - OVERLAP_TOL
-    tlim = r - OVERLAP_TOL
-    return _Obstacles(
-        centres,
-        clear,
-        idx,
-        edges,
-        owner,
-        polys,
-        piece,
-        r,
-        kern,
-        np.ascontiguousarray(centres[:, 0]),
-        np.ascontiguousarray(centres[:, 1]),
-        lim,
-        lim * lim,
-        tlim,
-        tlim * tlim,
-        flying=bool(flying and len(table.impassable_index)),
-    )
+    return _assemble(table, centres, clear, idx, r, flying)
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,8 +235,12 @@ class Mover:
     ignore: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "xy", np.asarray(self.xy, dtype=float).reshape(-1, 2))
-        object.__setattr__(self, "radii", np.asarray(self.radii, dtype=float).reshape(-1))
+        # Float arrays of the right shape (the engine's state arrays) are held as they are.
+        xy, radii = self.xy, self.radii
+        if not (type(xy) is np.ndarray and xy.dtype == np.float64 and xy.ndim == 2 and xy.shape[1] == 2):
+            object.__setattr__(self, "xy", np.asarray(xy, dtype=float).reshape(-1, 2))
+        if not (type(radii) is np.ndarray and radii.dtype == np.float64 and radii.ndim == 1):
+            object.__setattr__(self, "radii", np.asarray(radii, dtype=float).reshape(-1))
 
     def __repr__(self) -> str:
         fly = ", flying" if self.flying else ""

@@ -7,15 +7,18 @@ answer to a budget; the top of the chain, so nothing in `paths` depends on a pla
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from skirmish.battlefield import portable
 from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
+from skirmish.battlefield.paths.kernel import near_segment
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
-from skirmish.battlefield.paths.search import RING, _search
+from skirmish.battlefield.paths.search import RING, _search, _SearchRecord
 from skirmish.battlefield.table import Table
 
 APPROACH = 0.001
@@ -26,13 +29,10 @@ RING_BATCH = 10
 """Rings around an occupied goal tested per kernel call when looking for the nearest free one."""
 
 
-def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> float | None:
-    """Smallest ring radius around an illegal goal that has a legal point on it (sampled).
-
-    The radii grow geometrically (0.05, then x1.3 + 0.05); they are tested a batch of rings at a
-    time (one kernel call for the first ten usually finds it), smallest first.
-    """
-    limit = max(table.width, table.height)
+@functools.lru_cache(maxsize=16)
+def _rings(limit: float) -> tuple[tuple[float, ...], np.ndarray]:
+    """The ring radii below `limit` (0.05, then x1.3 + 0.05) and the RING unit directions, the
+    same numbers for every goal of a table size: worked out once (read-only)."""
     rhos = []
     rho = 0.05
     while rho < limit:
@@ -40,13 +40,26 @@ def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> flo
         rho = rho * 1.3 + 0.05
     ang = np.arange(RING) * (2 * math.pi / RING)
     unit = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
+    unit.flags.writeable = False
+    return tuple(rhos), unit
+
+
+def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tuple[float | None, float]:
+    """Smallest ring radius around an illegal goal that has a legal point on it (sampled), and
+    the radius within which the answer depends on the bases (that ring's, or the last tested).
+
+    The radii grow geometrically (0.05, then x1.3 + 0.05); they are tested a batch of rings at a
+    time (one kernel call for the first ten usually finds it), smallest first.
+    """
+    rhos, unit = _rings(max(table.width, table.height))
     for lo in range(0, len(rhos), RING_BATCH):
         batch = np.array(rhos[lo : lo + RING_BATCH])
         rings = (goal + batch[:, None, None] * unit[None]).reshape(-1, 2)
         hit = _legal_points(table, obs, rings).reshape(len(batch), RING).any(axis=1)
         if hit.any():
-            return float(batch[int(np.argmax(hit))])
-    return None
+            rho = float(batch[int(np.argmax(hit))])
+            return rho, rho
+    return None, float(rhos[-1]) if rhos else 0.0
 
 
 def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | None:
@@ -55,16 +68,157 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     If the goal itself is occupied (a target's centre, a point in terrain) the path heads for
     the nearest free ring around it. The path never comes into contact with an enemy, so it is a
     failed charge's move (R-C3) as well as a plain move. None when no move is possible.
+
+    Remembered on the table (see `_TowardRecord`): the engine's list, the bots' goal moves and a
+    retried charge ask the same mover the same goal again, often after a friend moved elsewhere.
     """
+    gl = np.asarray(goal, dtype=float).reshape(2)
+    xy, radii, index = mover.xy, mover.radii, mover.index
+    en = mover.enemies
+    gone = np.zeros(len(xy), dtype=bool) if mover.ignore is None else np.asarray(mover.ignore, dtype=bool)
+    # Friends still on the table, other than the mover: the only bases a record may be reused across.
+    free = ~en & ~gone
+    free[index] = False
+    key = (
+        index,
+        gl.tobytes(),
+        float(budget),
+        radii.tobytes(),
+        mover.enemy is None,
+        en.tobytes(),
+        mover.ignore is None,
+        gone.tobytes(),
+        bool(mover.flying),
+        xy[~free].tobytes(),
+    )
+    memo = mover.table.memo.setdefault("move_toward", {})
+    assert isinstance(memo, dict)
+    rec = memo.get(key)
+    if isinstance(rec, _TowardRecord) and rec.xy.shape == xy.shape and _still_true(rec, xy, radii, index, gl):
+        return None if rec.path is None else rec.path.copy()
+    path, made = _move_toward_now(mover, gl, budget)
+    if made is None:
+        memo.pop(key, None)
+    else:
+        if key not in memo and len(memo) >= TOWARD_MEMO:
+            memo.pop(next(iter(memo)))
+        memo[key] = made
+    return path
+
+
+TOWARD_MEMO = 1024
+"""`move_toward` answers remembered per table (one record per question, oldest forgotten first)."""
+
+MARGIN = 1e-6
+"""A moved friend counts as near a probe within its clearance plus this (the kernels flag only
+within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
+
+
+@dataclass(frozen=True)
+class _TowardRecord:
+    """One `move_toward` answer and everything it asked of the bases, so that the same question
+    after some friends moved is answered without asking again when none of them mattered.
+
+    The planner judges other bases only through point and segment questions: is the goal point
+    legal, which is the smallest ring around it with a legal point (every point tested lies within
+    `reach` of the goal, the radius of that ring), and the search, whose own record (`search.
+    _SearchRecord`) lists its probes and the bases it went around. Truncating to the budget and a
+    flyer's landing ask only the path and the terrain. So when every moved friend, before and after
+    its move, is farther than its clearance (+ MARGIN) from the goal's `reach` disc and from every
+    probe, and the search went around none of them, a fresh call gives this answer bit for bit
+    (the enemies, the out-of-play, the radii, the mover and its start are in the key)."""
+
+    xy: np.ndarray  # every centre when answered
+    reach: float  # the goal and ring tests probed points within this of the goal
+    included: frozenset[int]  # models the search went around
+    probes: tuple[tuple[float, float, float, float], ...]  # the search's segments and points
+    path: np.ndarray | None
+
+
+def _still_true(rec: _TowardRecord, xy: np.ndarray, radii: np.ndarray, index: int, goal: np.ndarray) -> bool:
+    """Whether `rec` is the answer at `xy` (see `_TowardRecord`): the models that moved since are
+    friends (the rest is in the key) and none of them, before or after, is near what was asked."""
+    moved = np.flatnonzero((rec.xy != xy).any(axis=1)).tolist()
+    if not moved:
+        return True
+    r = float(radii[index])
+    gx, gy = goal.tolist()
+    old, new = rec.xy.tolist(), xy.tolist()
+    for j in moved:
+        if j in rec.included:
+            return False
+        c = float(radii[j]) + r + MARGIN
+        for px, py in (old[j], new[j]):
+            if math.hypot(px - gx, py - gy) <= rec.reach + c or near_segment(px, py, c * c, rec.probes):
+                return False
+    return True
+
+
+def _move_toward_now(
+    mover: Mover, gl: np.ndarray, budget: float
+) -> tuple[np.ndarray | None, _TowardRecord | None]:
+    """`move_toward` asked afresh, with the record of what it asked (None when the search's own
+    record could not be read back, so the answer is not kept)."""
     table = mover.table
     start = mover.xy[mover.index].copy()
-    gl = np.asarray(goal, dtype=float).reshape(2)
     obs = mover.obstacles(start)
+    searched: tuple[float, np.ndarray | None] | None = None
     if _legal_points(table, obs, gl[None, :])[0]:
+        reach = 0.0
         path = _search(table, obs, start, gl, 0.0)
+        searched = (0.0, path)
     else:
-        rho = _nearest_free_radius(table, obs, gl)
-        path = None if rho is None else _search(table, obs, start, gl, rho)
+        rho, reach = _nearest_free_radius(table, obs, gl)
+        path = None
+        if rho is not None:
+            path = _search(table, obs, start, gl, rho)
+            searched = (rho, path)
+    out = _trimmed(table, obs, path, budget)
+    return out, _record(mover, obs, start, gl, reach, searched, out)
+
+
+def _record(
+    mover: Mover,
+    obs: _Obstacles,
+    start: np.ndarray,
+    gl: np.ndarray,
+    reach: float,
+    searched: tuple[float, np.ndarray | None] | None,
+    out: np.ndarray | None,
+) -> _TowardRecord | None:
+    """The `_TowardRecord` of one fresh call: the search's probes and included bases are read
+    from the record it left in the table's search memo, under the key `search._search` files it
+    by, and only when that record's path is the one returned (else None: nothing is kept)."""
+    probes: tuple[tuple[float, float, float, float], ...] = ()
+    included: frozenset[int] = frozenset()
+    if searched is not None:
+        goal_r, path = searched
+        key = (
+            start.tobytes(),
+            gl.tobytes(),
+            goal_r,
+            obs.radius,
+            obs.flying,
+            obs.model.tobytes(),
+            len(obs.polys),
+        )
+        found = mover.table.search_memo.get(key)
+        if not isinstance(found, _SearchRecord):
+            return None
+        same = (
+            found.path is None
+            if path is None
+            else found.path is not None and np.array_equal(found.path, path)
+        )
+        if not same:
+            return None
+        probes = tuple(found.probes)
+        included = frozenset(int(obs.model[k]) for k in found.included)
+    return _TowardRecord(mover.xy.copy(), reach, included, probes, None if out is None else out.copy())
+
+
+def _trimmed(table: Table, obs: _Obstacles, path: np.ndarray | None, budget: float) -> np.ndarray | None:
+    """The searched path cut to the budget (a flyer's stopping short of impassable terrain)."""
     if path is None or budget <= 0:
         return None
     cut = min(budget, path_length(path))
