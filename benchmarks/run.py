@@ -165,9 +165,11 @@ def ab_compare(tree_a: str, tree_b: str, rounds: int, games: int) -> dict[str, A
     for metric in runs["a"][0]:
         a = [x[metric] for x in runs["a"]]
         b = [x[metric] for x in runs["b"]]
-        ratios = [y / x for x, y in zip(a, b, strict=True)]
         out[f"ab_a_{metric}_median"] = statistics.median(a)
         out[f"ab_b_{metric}_median"] = statistics.median(b)
+        if not all(a):  # a flag (`jit`: whether the compiled path finder ran), not a speed
+            continue
+        ratios = [y / x for x, y in zip(a, b, strict=True)]
         out[f"ab_{metric}_ratio_b_over_a_median"] = statistics.median(ratios)
         out[f"ab_{metric}_ratio_min"] = min(ratios)
         out[f"ab_{metric}_ratio_max"] = max(ratios)
