@@ -199,7 +199,9 @@ def test_a_killed_local_worker_costs_a_retry_not_the_run(plan: Plan) -> None:
 
 
 def _children_alive() -> list[int]:
-    """Child processes of this one that still run (zombies excluded)."""
+    """Child processes of this one that still run (zombies excluded), other than multiprocessing's
+    resource tracker: one per process, started by the first spawned pool or cluster of any test
+    that ran in this process before (a Dask cluster's), and meant to live as long as it does."""
     me = os.getpid()
     alive = []
     for d in Path("/proc").iterdir():
@@ -208,7 +210,8 @@ def _children_alive() -> list[int]:
         with contextlib.suppress(OSError):
             fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
             if int(fields[1]) == me and fields[0] != "Z":
-                alive.append(int(d.name))
+                if b"multiprocessing.resource_tracker" not in (d / "cmdline").read_bytes():
+                    alive.append(int(d.name))
     return alive
 
 
