@@ -209,9 +209,9 @@ def _children_alive() -> list[int]:
             continue
         with contextlib.suppress(OSError):
             fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == me and fields[0] != "Z":
-                if b"multiprocessing.resource_tracker" not in (d / "cmdline").read_bytes():
-                    alive.append(int(d.name))
+            mine = int(fields[1]) == me and fields[0] != "Z"
+            if mine and b"multiprocessing.resource_tracker" not in (d / "cmdline").read_bytes():
+                alive.append(int(d.name))
     return alive
 
 

@@ -36,3 +36,30 @@ def test_the_report_names_the_workers_that_played_and_those_asked_for(
     report = json.loads(capsys.readouterr().out)
     assert report["workers_requested"] == 2
     assert report["workers"] == workers
+
+
+def _compiled_in_worker(_: int) -> bool:
+    from skirmish.battlefield.paths import jit
+
+    return bool(jit._LOADED) and jit._LOADED[0] is not None
+
+
+def test_forked_workers_share_the_compiled_path_finder_the_parent_loaded() -> None:
+    """The parent loads the compiled finder once and freezes its objects before the pool forks,
+    so the workers share those pages (and start compiled) instead of each loading its own copy;
+    the parent's collector gets its objects back when the pool shuts down."""
+    import gc
+    import multiprocessing
+
+    from skirmish.battlefield.paths import jit
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here: each worker loads the finder itself")
+    pool = LocalPool(2)
+    try:
+        assert gc.get_freeze_count() > 0
+        loaded = jit.compiled() is not None  # numba installed and not turned off
+        assert pool.submit(_compiled_in_worker, 0).result() is loaded
+    finally:
+        pool.shutdown()
+    assert gc.get_freeze_count() == 0

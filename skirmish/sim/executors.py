@@ -12,6 +12,7 @@ raising `ExecutorUnavailable` when no worker is left or the scheduler is gone, s
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -81,6 +82,8 @@ class LocalPool(Executor):
         self._pool = self._make()
 
     def _make(self) -> ProcessPoolExecutor:
+        if self._ctx.get_start_method() == "fork":
+            _share_before_fork()
         return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._ctx)
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
@@ -112,6 +115,23 @@ class LocalPool(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         _close(self._pool, wait=wait, cancel_futures=cancel_futures)
+        if self._ctx.get_start_method() == "fork":
+            gc.unfreeze()  # the parent's objects are the collector's again
+
+
+def _share_before_fork() -> None:
+    """Load what every worker would load for itself, once, in the parent, and freeze it.
+
+    Forked workers share the parent's memory pages until one writes to them. The compiled path
+    finder (numba and LLVM, about 75 MB a process) loaded here is shared by all the workers
+    instead of loaded by each after its first searches; `gc.freeze()` moves the parent's objects
+    out of the collector's reach, so no worker's collection writes to (and so copies) their pages.
+    """
+    from skirmish.battlefield.paths import jit
+
+    jit.compiled()
+    gc.collect()
+    gc.freeze()
 
 
 def _close(pool: ProcessPoolExecutor, wait: bool, cancel_futures: bool = True) -> None:
