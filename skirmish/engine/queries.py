@@ -432,7 +432,6 @@ def shot_matchups_within(
     attack score when the weapon is the first of its name, as it nearly always is."""
     out: list[ShotMatchup] = []
     premeasure = game.options.premeasure
-    models = game.state.models
     for m in game.player_models(player):
         if not _shots.can_fire(game, m):
             continue
@@ -441,7 +440,7 @@ def shot_matchups_within(
         for sp in specs:
             first.setdefault(sp.name, sp)
         # `targetable` is `open_target` and sight: the first part is the same for every weapon
-        open_targets = [t for t in models if _shots.open_target(game, m, t)]
+        open_targets = _shots.open_targets(game, [m])[0]
         for spec in specs:
             if spec.ap_cost > m.ap:
                 continue
@@ -464,5 +463,4 @@ def charge_targets_within(
     """`charge_targets(game, model)` cut to the targets for which `within(target)` holds, in the same
     order, with `within` asked before line of sight: a bot that only charges what it believes in
     reach asks this, and a model with no enemy in reach costs no sight at all (R-C3)."""
-    models = game.state.models
-    return [t for t in models if _charges._foe(game, model, t) and within(t) and game.sees(model, t)]
+    return [t for _, t in _charges.foe_pairs(game, [model]) if within(t) and game.sees(model, t)]
