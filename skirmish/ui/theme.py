@@ -139,10 +139,14 @@ class TextCache:
         f = self.font(size, bold)
         if f.size(text)[0] <= width:
             return text
-        cut = len(text)
-        while cut > 0 and f.size(text[:cut].rstrip() + "…")[0] > width:
-            cut -= 1
-        return text[:cut].rstrip() + "…" if cut else ""
+        lo, hi = 0, len(text)  # the longest prefix that fits with its ellipsis: text[:lo]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if f.size(text[:mid].rstrip() + "…")[0] <= width:
+                lo = mid
+            else:
+                hi = mid - 1
+        return text[:lo].rstrip() + "…" if lo else ""
 
     def wrap(self, text: str, size: int, width: int, bold: bool = False) -> list[str]:
         """Greedy word wrap of `text` into lines no wider than `width` pixels."""
