@@ -19,7 +19,7 @@ import numpy as np
 import pymunk
 
 from skirmish.battlefield import portable
-from skirmish.battlefield.measure import point_segment_distance
+from skirmish.battlefield.measure import point_segment_distance, psd_xy, ssd_xy
 from skirmish.battlefield.paths import Mover, _off_table, _violations
 from skirmish.battlefield.table import Table
 
@@ -33,6 +33,10 @@ MOVER, SOLID = 1, 2
 
 REACH_MARGIN = 1.0
 """Shapes within a push's distance plus this (inches) of the mover's base are simulated."""
+
+CLEAR_MARGIN = 1e-6
+"""A push whose straight slide stays this far (inches) from every shape it approaches cannot make
+a contact in the simulation (its steps leave the line by rounding, ~1e-13)."""
 
 
 def build_space(
@@ -230,6 +234,82 @@ def push(
     if distance <= 0 or norm <= 1e-12:
         return start
     unit = d / norm
+    if slides_clear(table, mover, start, unit, distance, xy, radii, ignore):
+        along = distance  # what the simulation answers when nothing stops it
+    else:
+        along = _simulated(table, mover, start, unit, distance, xy, radii, ignore)
+    # The geometry decides: the largest legal distance along the push line, up to pymunk's answer.
+    along = max_free_distance(table, mover, start, unit, along, xy, radii, ignore)
+    return start + unit * along
+
+
+def slides_clear(
+    table: Table,
+    mover: int,
+    start: np.ndarray,
+    unit: np.ndarray,
+    distance: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ignore: np.ndarray | None,
+) -> bool:
+    """Whether the simulated push cannot meet anything that stops it, so it would answer the whole
+    `distance` (`_simulated`): then no space need be built (building one costs most of a push).
+
+    The simulation stops only at a contact ahead (normal within ~84 degrees of the push), and
+    bends the path only at a contact it approaches. Against each shape it could meet (every base
+    but the mover and the ignored ones, every impassable edge, the four table sides) the straight
+    slide from `start` either stays `CLEAR_MARGIN` away — no contact, since pymunk's discs and
+    segments touch only when they overlap — or moves away from it from the first instant (the
+    distance to a disc or segment is convex along a line, so it then never shrinks and any
+    contact has its normal behind or beside: no stop, no bend), starting no deeper than the
+    margin. Anything else (a shape ahead, a deep overlap) is left to the simulation."""
+    r = float(radii[mover])
+    sx, sy = float(start[0]), float(start[1])
+    ux, uy = float(unit[0]), float(unit[1])
+    ex, ey = sx + ux * distance, sy + uy * distance
+    ends = np.array([sx, sy, ex, ey])  # the slide's ends, as the distance kernels take them
+    s0x, s0y, s1x, s1y = ends[0:1], ends[1:2], ends[2:3], ends[3:4]
+    skip = np.zeros(len(xy), dtype=bool)
+    skip[mover] = True
+    if ignore is not None:
+        skip |= np.asarray(ignore, dtype=bool)
+    keep = ~skip
+    cx, cy = xy[keep, 0], xy[keep, 1]
+    reach = radii[keep] + r
+    wx, wy = sx - cx, sy - cy
+    away = wx * ux + wy * uy >= 0.0
+    start_gap = np.sqrt(wx * wx + wy * wy) - reach
+    nearest = psd_xy(cx, cy, s0x, s0y, s1x, s1y) - reach
+    if not np.all(np.where(away, start_gap >= -CLEAR_MARGIN, nearest >= CLEAR_MARGIN)):
+        return False
+    w, h = table.width, table.height
+    sides = np.array([[[0.0, 0.0], [w, 0.0]], [[w, 0.0], [w, h]], [[w, h], [0.0, h]], [[0.0, h], [0.0, 0.0]]])
+    edges = np.concatenate([table.imp_edges.reshape(-1, 2, 2), sides])
+    ax, ay, bx, by = edges[:, 0, 0], edges[:, 0, 1], edges[:, 1, 0], edges[:, 1, 1]
+    # The nearest point of each segment to the start, and whether the slide moves away from it.
+    dx, dy = bx - ax, by - ay
+    den = dx * dx + dy * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.clip(np.where(den > 0, ((sx - ax) * dx + (sy - ay) * dy) / den, 0.0), 0.0, 1.0)
+    qx, qy = sx - (ax + t * dx), sy - (ay + t * dy)
+    away = qx * ux + qy * uy >= 0.0
+    start_gap = np.sqrt(qx * qx + qy * qy) - r
+    nearest = ssd_xy(ax, ay, bx, by, s0x, s0y, s1x, s1y) - r
+    return bool(np.all(np.where(away, start_gap >= -CLEAR_MARGIN, nearest >= CLEAR_MARGIN)))
+
+
+def _simulated(
+    table: Table,
+    mover: int,
+    start: np.ndarray,
+    unit: np.ndarray,
+    distance: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ignore: np.ndarray | None,
+) -> float:
+    """How far pymunk's disc slides along `unit` before its first contact ahead (`distance` if none)."""
     r = float(radii[mover])
     space, body = build_space(table, mover, xy, radii, ignore=ignore, reach=distance)
     touched = [False]
@@ -250,13 +330,10 @@ def push(
         space.step(DT)
         if touched[0]:
             break
-    moved = np.array([body.position.x, body.position.y]) - start
-    along = float(np.clip(portable.dot2(moved, unit), 0.0, distance))
     if not touched[0]:
-        along = distance
-    # The geometry decides: the largest legal distance along the push line, up to pymunk's answer.
-    along = max_free_distance(table, mover, start, unit, along, xy, radii, ignore)
-    return start + unit * along
+        return distance
+    moved = np.array([body.position.x, body.position.y]) - start
+    return float(np.clip(portable.dot2(moved, unit), 0.0, distance))
 
 
 def drag_to(
