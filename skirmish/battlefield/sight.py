@@ -27,22 +27,10 @@ DENSE_LIMIT = 3.0
 INSET = 0.999
 """Sample points sit just inside the base edge, so a base's own rim is never a grazing question."""
 
-# (offset at a, offset at b) in base radii, along the normal of the centre line.
-_FAN = (
-    np.array(
-        [
-            [1.0, 1.0],
-            [-1.0, -1.0],
-            [0.5, 0.5],
-            [-0.5, -0.5],
-            [1.0, -1.0],
-            [-1.0, 1.0],
-            [0.5, -0.5],
-            [-0.5, 0.5],
-        ]
-    )
-    * INSET
-)
+# (offset at a, offset at b) in base radii, along the normal of the centre line: the outer
+# tangents and half offsets on the same side (1, 1), (-1, -1), (0.5, 0.5), (-0.5, -0.5), then
+# the crossing lines (1, -1), (-1, 1), (0.5, -0.5), (-0.5, 0.5).
+_FAN = np.array([(a * s, a * s * t) for t in (1.0, -1.0) for a in (1.0, 0.5) for s in (1.0, -1.0)]) * INSET
 
 _FAN_ALL = np.vstack([[0.0, 0.0], _FAN])
 """The centre line, then the fan."""
@@ -464,9 +452,21 @@ def _regions_containing(table: Table, xy: np.ndarray) -> np.ndarray:
 
 
 def sight_pairs(
-    table: Table, xy: np.ndarray, radii: np.ndarray, i: np.ndarray, j: np.ndarray, block_bases: bool = False
+    table: Table,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    block_bases: bool = False,
+    *,
+    fan: bool = True,
+    exact: bool = True,
 ) -> np.ndarray:
-    """Visibility of the given pairs (i[k], j[k]) as a bool array: the batch kernel of R-B3."""
+    """Visibility of the given pairs (i[k], j[k]) as a bool array: the batch kernel of R-B3.
+
+    Each pair's answer is its own (no stage looks at another pair), so the stages may be run
+    apart: `exact=False` stops after the fan (False then means undecided), `fan=False` hands
+    pairs the fan left undecided straight to the exact stage."""
     xy = np.asarray(xy, dtype=float).reshape(-1, 2)
     radii = np.asarray(radii, dtype=float).reshape(-1)
     i = np.asarray(i, dtype=np.int64)
@@ -474,6 +474,8 @@ def sight_pairs(
     if len(i) == 0:
         return np.zeros(0, dtype=bool)
     in_region = _regions_containing(table, xy)
+    if not fan:
+        return _exact_stage(table, xy, radii, i, j, in_region, block_bases) | (i == j)
     if len(i) <= ONE_STAGE:
         # Few pairs: numpy's per-call overhead, not the number of lines, is the cost; the whole
         # fan (centre line first) in one batch.
@@ -482,7 +484,7 @@ def sight_pairs(
         ok, _ = _clear(table, seg, np.repeat(i, k), np.repeat(j, k), in_region, xy, radii, block_bases)
         ok = ok.reshape(-1, k).any(axis=1) | (i == j)
         todo = np.flatnonzero(~ok)
-        if len(todo):
+        if len(todo) and exact:
             ok[todo] = _exact_stage(table, xy, radii, i[todo], j[todo], in_region, block_bases)
         return ok
     # Stage 1: centre lines of every pair.
@@ -497,7 +499,7 @@ def sight_pairs(
         ok2, _ = _clear(table, seg2, np.repeat(ti, k), np.repeat(tj, k), in_region, xy, radii, block_bases)
         ok[todo] = ok2.reshape(-1, k).any(axis=1)
         rest = todo[~ok[todo]]
-        if len(rest):
+        if len(rest) and exact:
             # Stage 3: the exact candidate lines of the pairs the fan could not clear.
             ok[rest] = _exact_stage(table, xy, radii, i[rest], j[rest], in_region, block_bases)
     return ok | (i == j)

@@ -243,7 +243,8 @@ class TableQueries:
 
     def sees(self, a: ModelState, b: ModelState) -> bool:
         """One entry of `sight()`, computing only the pairs it needs: the unknown pairs of the
-        asker's row on the asked model's side (most likely the next questions: its other enemies)."""
+        asker's row on the asked model's side (most likely the next questions: its other enemies)
+        through the fan, and only this pair through the exact stage if the fan leaves it open."""
         if self._sight_version == self._version and self._sight is not None:
             return bool(self._sight[a.index, b.index])
         store = self._pair_sight()
@@ -253,7 +254,7 @@ class TableQueries:
             known = store.known
             if rows[i][j]:
                 # Enemies: every enemy pair not known yet, in one batch (the next questions are
-                # most likely other enemies', and the kernel costs per call more than per pair).
+                # most likely other enemies', and the fan costs per call more than per pair).
                 todo = [
                     (r, c)
                     for r in range(store.n)
@@ -264,14 +265,16 @@ class TableQueries:
                 row = known[i]
                 foe = rows[i]
                 todo = [(min(i, c), max(i, c)) for c in range(store.n) if not row[c] and not foe[c]]
-            store.solve(todo, self.state.radii)
+            # The exact stage only for this pair: the batch's others are decided when asked.
+            store.solve(todo, self.state.radii, wanted=(min(i, j), max(i, j)))
         if store.vis[i][j]:
             return True
         return self._senses(a, b)
 
     def sees_any(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> bool:
         """Whether any `a` sees its `b` (R-B3): `any(sees(a, b) for a, b in pairs)`, asked cheapest
-        first — the pairs already known, then Seismic Sense, then the unknown ones in one batch."""
+        first — the pairs already known, then Seismic Sense, then the fan on the unknown ones in one
+        batch, and the exact stage only when the fan clears none of them."""
         if not pairs:
             return False
         if self._sight_version == self._version and self._sight is not None:
@@ -289,8 +292,7 @@ class TableQueries:
         sense = senses.sense_ranges(cast("Ctx", self))
         if any(sense[a.index] > 0 and self._senses(a, b) for a, b in pairs):
             return True
-        store.solve(todo, self.state.radii)
-        return any(seen[i][j] for i, j in todo)
+        return store.solve_any(todo, self.state.radii)
 
     def sees_each(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> list[bool]:
         """`[sees(a, b) for a, b in pairs]` (R-B3), with every pair not yet known asked of the sight

@@ -8,6 +8,12 @@ engine keeps the answer of each pair of bases until one of the two moves, leaves
 settles most new pairs with a box test that needs no line at all, and asks the kernel only for
 the pairs a question needs, in one batch. A pair's answer depends only on the table and the two
 bases, so a pair kept by position is still true after a refusal's restore or an undo.
+
+The kernel's last stage (the exact candidate lines) costs about as much as the first two for a
+whole batch, and only pairs the fan could not clear need it. A question that needs one pair's
+answer, or only whether any pair sees, runs the fan on the batch and the exact stage on just the
+pairs it still needs; a pair the fan left undecided is remembered as such (`fanned`), so the fan
+is never run twice on it and a later question gives it straight to the exact stage.
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ class PairSight:
     """Terrain sight (no Seismic Sense) of the pairs of one game's models that are known, at the
     positions and table presence they were last synchronised to (`sync`)."""
 
-    __slots__ = ("table", "n", "block", "boxes", "pts", "on", "xy", "on_mask", "known", "vis")
+    __slots__ = ("table", "n", "block", "boxes", "pts", "on", "xy", "on_mask", "known", "vis", "fanned")
 
     def __init__(self, table: Table, n: int, block: bool) -> None:
         self.table = table
@@ -81,6 +87,8 @@ class PairSight:
         self.on_mask = np.zeros(n, dtype=bool)
         self.known = [[False] * n for _ in range(n)]
         self.vis = [[False] * n for _ in range(n)]
+        self.fanned = [[False] * n for _ in range(n)]
+        """Pairs not known whose fan found no clear line: only the exact stage can decide them."""
 
     def sync(self, xy: np.ndarray, on: list[bool]) -> None:
         """Forget the pairs of every model that moved, left or came back since the last sync."""
@@ -94,11 +102,14 @@ class PairSight:
         self.pts, self.on = pts, list(on)
         self.xy = xy.copy()
         self.on_mask = np.array(on, dtype=bool)
-        known, vis = self.known, self.vis
+        known, vis, fanned = self.known, self.vis, self.fanned
         for k in changed:
             for row in known:
                 row[k] = False
             known[k] = [False] * n
+            for row in fanned:
+                row[k] = False
+            fanned[k] = [False] * n
         # Removed models see and are seen by no one; a model on the table sees itself.
         for k in range(n):
             if not on[k]:
@@ -132,21 +143,64 @@ class PairSight:
         known = self.known
         return [(i, j) for i in range(self.n) for j in range(i + 1, self.n) if not known[i][j]]
 
-    def solve(self, pairs: Iterable[tuple[int, int]], radii: np.ndarray) -> None:
-        """Ask the kernel about `pairs` (each (i, j) with i < j, both on the table) in one batch, as
-        `sight_table` would: on the bases on the table only, each pair in table order."""
+    def solve(
+        self, pairs: Iterable[tuple[int, int]], radii: np.ndarray, wanted: tuple[int, int] | None = None
+    ) -> None:
+        """Ask the kernel about `pairs` (each (i, j) with i < j, both on the table, none known) in
+        one batch, as `sight_table` would: on the bases on the table only, each pair in table order.
+        With `wanted`, only that pair is taken through the exact stage if the fan leaves it
+        undecided; the batch's other undecided pairs stay unknown (`fanned`)."""
         todo = sorted(set(pairs))
-        if not todo:
+        self._fan(todo, radii)
+        fanned = self.fanned
+        self._exact([p for p in todo if fanned[p[0]][p[1]] and (wanted is None or p == wanted)], radii)
+
+    def solve_any(self, pairs: Iterable[tuple[int, int]], radii: np.ndarray) -> bool:
+        """Whether any of `pairs` (as `solve` takes them) sees: `any` of their answers, with the
+        exact stage run only when the fan clears none of them."""
+        todo = sorted(set(pairs))
+        if self._fan(todo, radii):
+            return True
+        self._exact(todo, radii)
+        vis = self.vis
+        return any(vis[i][j] for i, j in todo)
+
+    def _fan(self, todo: list[tuple[int, int]], radii: np.ndarray) -> bool:
+        """The kernel's first stages on the pairs of `todo` not fanned yet: those it clears are known
+        to see, the others are marked `fanned`. Whether it cleared any."""
+        fanned = self.fanned
+        fresh = [p for p in todo if not fanned[p[0]][p[1]]]
+        if not fresh:
+            return False
+        known, vis = self.known, self.vis
+        cleared = False
+        for (a, b), seen in zip(fresh, self._kernel(fresh, radii, fan=True, exact=False), strict=True):
+            if seen:
+                vis[a][b] = vis[b][a] = known[a][b] = known[b][a] = cleared = True
+            else:
+                fanned[a][b] = fanned[b][a] = True
+        return cleared
+
+    def _exact(self, todo: list[tuple[int, int]], radii: np.ndarray) -> None:
+        """The kernel's exact stage on the pairs of `todo` still undecided: now known either way."""
+        known, vis = self.known, self.vis
+        rest = [p for p in todo if not known[p[0]][p[1]]]
+        if not rest:
             return
+        for (a, b), seen in zip(rest, self._kernel(rest, radii, fan=False, exact=True), strict=True):
+            vis[a][b] = vis[b][a] = seen
+            known[a][b] = known[b][a] = True
+
+    def _kernel(
+        self, todo: list[tuple[int, int]], radii: np.ndarray, *, fan: bool, exact: bool
+    ) -> list[bool]:
+        """`sight_pairs` on the bases on the table only (indices renumbered), for `todo` in order."""
         on = self.on_mask
         sub = np.cumsum(on) - 1
         i = np.array([p[0] for p in todo], dtype=np.int64)
         j = np.array([p[1] for p in todo], dtype=np.int64)
-        ok = np.asarray(
-            sight_pairs(self.table, self.xy[on], radii[on], sub[i], sub[j], block_bases=self.block),
-            dtype=bool,
-        ).tolist()
-        known, vis = self.known, self.vis
-        for (a, b), seen in zip(todo, ok, strict=True):
-            vis[a][b] = vis[b][a] = seen
-            known[a][b] = known[b][a] = True
+        ok = sight_pairs(
+            self.table, self.xy[on], radii[on], sub[i], sub[j], block_bases=self.block, fan=fan, exact=exact
+        )
+        out: list[bool] = np.asarray(ok, dtype=bool).tolist()
+        return out
