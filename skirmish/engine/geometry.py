@@ -55,6 +55,8 @@ class TableQueries:
     _in_melee: list[bool]
     _friend_version: int
     _friend_near: dict[tuple[int, float], bool]
+    _gone: np.ndarray
+    _gone_act: list[bool] | None
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -67,10 +69,17 @@ class TableQueries:
         return self._enemy_matrix()[model.index].copy()
 
     def gone_mask(self) -> np.ndarray:
-        """Models that no longer stand in anyone's way: KO'd or removed."""
-        return np.fromiter(
-            (not m.active for m in self.state.models), dtype=bool, count=len(self.state.models)
-        )
+        """Models that no longer stand in anyone's way: KO'd or removed. Read-only, and the same
+        array until a model leaves or comes back (every move's path check and every push asks
+        it): the activity `_refresh_geo` reads, whose list it replaces only when it changes."""
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        act = self._geo_act
+        if self._gone_act is not act:
+            gone = ~np.array(act, dtype=bool)
+            gone.setflags(write=False)
+            self._gone, self._gone_act = gone, act
+        return self._gone
 
     def moved(self) -> None:
         """Call after any change of positions or terrain: the per-step geometry tables are stale."""
