@@ -44,7 +44,7 @@ import numpy as np
 
 from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, _Obstacles
-from skirmish.battlefield.paths.tangents import ARC_TOL, _discs
+from skirmish.battlefield.paths.tangents import ARC_TOL, NODE_MARGIN, _convex_vertices, _discs
 from skirmish.battlefield.table import Table
 from skirmish.data.atomic import write_atomic
 
@@ -77,8 +77,9 @@ def enabled() -> bool:
     return compiled() is not None
 
 
-SOURCES = ("search.py", "kernel.py", "hypot.py")
-"""The compiled modules whose machine code `search.astar` holds (numba inlines its callees)."""
+SOURCES = ("lazy.py", "search.py", "kernel.py", "hypot.py")
+"""The compiled modules whose machine code `lazy.search_now` and `search.astar` hold (numba
+inlines its callees)."""
 
 
 def _drop_stale_cache(here: Path | None = None) -> None:
@@ -236,12 +237,91 @@ def astar(
     return path if found else None
 
 
-def run(reference: Callable[..., np.ndarray | None], *args: Any) -> np.ndarray | None:
-    """`astar(*args)`, or should the compiled code ever fail (a broken cache, say), `reference(*args)`
-    from then on (`search._astar`): the answers are the same, so the game never notices."""
+def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
+    """Every impassable piece as the compiled search takes them, built once per table
+    (read-only): its box and edge range e0:e1 in `EdgeKernel.rows`, and its convex corners
+    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array."""
+    hit = table.memo.get("jit_pieces")
+    if hit is None:
+        k = obs.kern
+        parts = [_convex_vertices(table, j) for j in range(k.count)]
+        sizes = np.array([len(v) for v in parts], dtype=np.int64)
+        v1 = np.cumsum(sizes).astype(np.int64)
+        e0 = np.ascontiguousarray(k.starts, dtype=np.int64)
+        hit = (
+            np.ascontiguousarray(k.box, dtype=float).reshape(-1, 4),
+            e0,
+            np.ascontiguousarray(e0 + k.sizes, dtype=np.int64),
+            np.ascontiguousarray(np.concatenate([np.empty((0, 2)), *parts]), dtype=float),
+            v1 - sizes,
+            v1,
+        )
+        for a in hit:
+            a.flags.writeable = False
+        table.memo["jit_pieces"] = hit
+    assert isinstance(hit, tuple)
+    return hit
+
+
+def search_now(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    unit: np.ndarray,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """`search._search_now` compiled, one call a search (call only when `enabled()` and the mover
+    does not fly, on the table's impassable pieces): the same path, with the same probes and
+    included bases appended (only once the compiled call has returned)."""
+    from skirmish.battlefield.paths.jit import lazy
+
+    assert not obs.flying
+    box, e0, e1, verts, v0, v1 = pieces(table, obs)
+    found, path, got, inc = lazy.search_now(
+        float(start[0]),
+        float(start[1]),
+        float(centre[0]),
+        float(centre[1]),
+        float(goal_r),
+        float(np.hypot(*(start - centre))),
+        obs.bases_arr(),
+        obs.clearance,
+        obs.kern.rows,
+        box,
+        e0,
+        e1,
+        verts,
+        v0,
+        v1,
+        obs.radius + NODE_MARGIN,
+        NODE_MARGIN,
+        unit,
+        obs.tlim + BOX_SLACK,
+        obs.tlim2,
+        obs.radius - 1e-9,
+        table.width,
+        table.height,
+        BLOCKED_SMALL,
+        ARC_TOL,
+    )
+    probes.extend(map(tuple, got.tolist()))
+    included.update(inc.tolist())
+    return path if found else None
+
+
+def run(
+    fast: Callable[..., np.ndarray | None], reference: Callable[..., np.ndarray | None], *args: Any
+) -> np.ndarray | None:
+    """`fast(*args)` (`search_now` or `astar`), or should the compiled code ever fail (a broken
+    cache, say), `reference(*args)` from then on (`search._search_py`, `search._astar`): the
+    answers are the same, so the game never notices. `fast` appends to its arguments only after
+    the compiled call returned, so the reference starts from what `fast` was given."""
     if _LOADED and _LOADED[0] is not None:
         try:
-            return astar(*args)
+            return fast(*args)
         except Exception:
             _LOADED[:] = [None]
     return reference(*args)
