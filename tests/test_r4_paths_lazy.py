@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.paths import Mover, jit
+from skirmish.battlefield.paths import Mover, check_straight_moves, jit
+from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.paths.obstacles import _Obstacles
 from skirmish.battlefield.paths.search import _search_now, _search_py, ring_unit
 from skirmish.battlefield.sample import random_table, scatter_bases
@@ -137,3 +138,39 @@ def test_a_failing_compiled_loop_falls_back_to_the_reference(monkeypatch: pytest
     assert (None if got is None else got.tobytes()) == (None if want is None else want.tobytes())
     assert probes == want_p and included == want_i
     assert jit._LOADED == [None] and not jit.enabled()
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in distance:RuntimeWarning")  # a NaN end
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_m2_r_m3_the_compiled_straight_batch_is_the_reference(seed: int) -> None:
+    """`jit.straight_moves` answers `_straight_py` (the batch `check_straight_moves` checks in
+    plain floats): random tables, friends and enemies (some touching the start), flyers, moves at
+    the budget's edge, off the table, through bases and terrain, non-finite ends, up to
+    STRAIGHT_SMALL moves from one start or from many."""
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 10)))
+    n = int(rng.integers(2, 40))
+    radii = rng.choice([0.5, 0.8, 1.2], n)
+    xy = scatter_bases(t, rng, radii)
+    enemy = rng.random(n) < 0.5
+    if rng.random() < 0.3:  # an enemy touching the mover at the start
+        xy[1] = xy[0] + (radii[0] + radii[1] + 0.005) * np.array([1.0, 0.0])
+        enemy[1] = True
+    for flying in (False, True):
+        mover = Mover(t, 0, xy, radii, enemy, flying=flying, ignore=rng.random(n) < 0.1)
+        budget = float(rng.choice([3.0, 6.0, 12.0]))
+        k = int(rng.integers(1, STRAIGHT_SMALL + 1))
+        ang = rng.uniform(0, 2 * np.pi, k)
+        length = budget * rng.choice([0.5, 1.0, 1.0 + 1e-7, 1.5], k)
+        ends = xy[0] + length[:, None] * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+        if rng.random() < 0.2:
+            ends[0] = [np.nan, 1.0]
+        many = rng.random() < 0.3
+        starts = xy[0] + rng.uniform(-0.5, 0.5, (k, 2)) if many else xy[0][None, :]
+        got = jit.straight_moves(mover, starts, ends, budget)
+        assert got is not None
+        want = check_straight_moves(mover, starts, ends, max_length=budget)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    big = np.repeat(xy[:1], STRAIGHT_SMALL + 1, axis=0)
+    assert jit.straight_moves(mover, xy[0][None, :], big, 6.0) is None  # numpy's batch: the reference

@@ -7,6 +7,10 @@ set and array conversions per round. Here every test is the compiled kernel of t
 own test (`kernel.point_near` with or without end-point distances, as `_blocked` picks by its
 size; the segment test of `_seg_hits`, which numpy's `_violations` answers the same), in the
 same order, so the path, the probes and the included bases are the reference's exactly.
+
+This module is what `jit.compiled()` returns: the compiled finder's entry points are its
+`search_now` and, imported here so that one loaded module holds them all, `astar` (one A* call)
+and `straight_moves` (a small batch of straight moves).
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from numba import njit
 
 from skirmish.battlefield.paths.jit.kernel import edges_near, pip, point_near
 from skirmish.battlefield.paths.jit.search import astar
+from skirmish.battlefield.paths.jit.straight import straight_moves
+
+__all__ = ["astar", "search_now", "straight_moves"]
 
 
 @njit(cache=True)
