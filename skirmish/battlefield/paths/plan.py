@@ -18,7 +18,7 @@ from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
 from skirmish.battlefield.paths.kernel import near_segment
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
-from skirmish.battlefield.paths.search import RING, _search, _SearchRecord
+from skirmish.battlefield.paths.search import RING, _search, _SearchRecord, ring_unit
 from skirmish.battlefield.table import Table
 
 APPROACH = 0.001
@@ -38,10 +38,7 @@ def _rings(limit: float) -> tuple[tuple[float, ...], np.ndarray]:
     while rho < limit:
         rhos.append(rho)
         rho = rho * 1.3 + 0.05
-    ang = np.arange(RING) * (2 * math.pi / RING)
-    unit = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
-    unit.flags.writeable = False
-    return tuple(rhos), unit
+    return tuple(rhos), ring_unit()
 
 
 def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tuple[float | None, float]:

@@ -8,6 +8,7 @@ knows nothing of budgets or charges: those are the planners' (`plan`).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from dataclasses import dataclass
@@ -231,8 +232,9 @@ def _astar(
     tested only when its entry comes off the heap, dropped if blocked. With a consistent
     heuristic (distance to the goal circle) this pops what checking every edge up front would.
 
-    This is the reference: where numba is installed `jit.astar` runs the same search compiled
-    (bit-identical paths, held to this by property tests), for every mover that does not fly.
+    This is the reference: where numba is installed `jit.astar` is the same search compiled
+    (bit-identical paths, held to this by property tests), run inside the compiled lazy loop
+    (`jit.search_now`) for every mover that does not fly.
     """
     cx, cy, rad = _discs(table, obs, inc_b, inc_t)
     sx, sy = float(start[0]), float(start[1])
@@ -429,7 +431,38 @@ def _search_now(
     """Shortest legal path from start to the disc (centre, goal_r), lazily adding obstacles.
 
     Every segment and point judged against all bases is appended to `probes`, and every base
-    the search went around to `included` (what `_search` needs to reuse the answer)."""
+    the search went around to `included` (what `_search` needs to reuse the answer). One
+    compiled call where numba runs (`jit.search_now`, for a mover that does not fly), else the
+    reference `_search_py`: the same path, probes and included bases (property tests)."""
+    if not obs.flying and jit.enabled():
+        question = (table, obs, start, centre, goal_r)
+        return jit.run(
+            functools.partial(jit.search_now, *question, ring_unit(), probes, included),
+            functools.partial(_search_py, *question, probes, included),
+        )
+    return _search_py(table, obs, start, centre, goal_r, probes, included)
+
+
+@functools.cache
+def ring_unit() -> np.ndarray:
+    """The RING unit directions around a goal (read-only): the same numbers for every goal."""
+    ang = np.arange(RING) * (2 * math.pi / RING)
+    unit = np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
+    unit.flags.writeable = False
+    return unit
+
+
+def _search_py(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """`_search_now` in Python, the reference: a straight first try, then A* rounds around the
+    obstacles met so far until a path clears them all."""
     # Fast path: the straight line to the nearest point of the goal is the shortest when it is clear.
     dc = float(np.hypot(*(start - centre)))
     if goal_r > 0 and dc > goal_r:
@@ -457,8 +490,7 @@ def _search_now(
                 inc_t = np.array(hit_t, dtype=np.int64)
                 included.update(hit_b)
     if goal_r > 0:
-        ang = np.arange(RING) * (2 * math.pi / RING)
-        ring = centre + goal_r * np.stack([portable.cos(ang), portable.sin(ang)], axis=-1)
+        ring = centre + goal_r * ring_unit()
         probes.extend((x, y, x, y) for x, y in ring.tolist())
         ring = ring[_legal_points(table, obs, ring)]
         ring = ring[_lands(table, obs, ring)]
@@ -469,8 +501,7 @@ def _search_now(
         if not _legal_points(table, obs, centre[None, :])[0] or not _lands(table, obs, centre[None, :])[0]:
             return None
     for _ in range(obs.count + 1):
-        args = (table, obs, start, centre, goal_r, inc_b, inc_t, ring)
-        path = jit.run(_astar, *args) if not obs.flying and jit.enabled() else _astar(*args)
+        path = _astar(table, obs, start, centre, goal_r, inc_b, inc_t, ring)
         if path is None:
             return None
         if len(path) == 1:

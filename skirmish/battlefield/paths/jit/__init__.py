@@ -1,9 +1,12 @@
-"""The path finder's A* compiled with numba, when numba is installed (the `fast` extra).
+"""The path finder compiled with numba, when numba is installed (the `fast` extra).
 
 `search._astar` is the hottest pure-Python code of a game (a third of a random-bot game's time:
 graph building, the heap loop and a segment test per popped edge). Here the whole of one A*
-call (graph, loop, segment and arc legality) is one compiled call, `jit.search.astar`, whose
-every path equals the reference's bit for bit, so replays do not move. What makes that hold:
+call (graph, loop, segment and arc legality) is one compiled call, `jit.search.astar`, and a
+whole search is one more (`jit.lazy.search_now`: the straight first try, the goal and ring
+points, every lazy round and its check of the left-out obstacles, around `astar`); the movement
+listing's small batches of straight moves are one too (`jit.straight`). Every answer equals the
+reference's bit for bit, so replays do not move. What makes that hold:
 
 - +, -, *, /, sqrt and comparisons round the same compiled as in CPython: numba compiles
   without fast-math, so nothing is reordered or contracted into a fused multiply-add;
@@ -42,9 +45,11 @@ from typing import Any
 
 import numpy as np
 
+from skirmish.battlefield.measure import CONTACT
+from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL
 from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
-from skirmish.battlefield.paths.obstacles import BOX_SLACK, _Obstacles
-from skirmish.battlefield.paths.tangents import ARC_TOL, _discs
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
+from skirmish.battlefield.paths.tangents import ARC_TOL, NODE_MARGIN, _convex_vertices, _discs
 from skirmish.battlefield.table import Table
 from skirmish.data.atomic import write_atomic
 
@@ -62,7 +67,7 @@ _SEARCHES = [0]
 
 
 def compiled() -> ModuleType | None:
-    """The compiled search module (`jit.search`), loaded and checked on first use, or None."""
+    """The compiled finder's entry points (`jit.lazy`), loaded and checked on first use, or None."""
     if not _LOADED:
         _LOADED.append(None if os.environ.get(OFF) == "1" else _load())
     return _LOADED[0]
@@ -77,8 +82,8 @@ def enabled() -> bool:
     return compiled() is not None
 
 
-SOURCES = ("search.py", "kernel.py", "hypot.py")
-"""The compiled modules whose machine code `search.astar` holds (numba inlines its callees)."""
+SOURCES = ("lazy.py", "straight.py", "search.py", "kernel.py", "hypot.py")
+"""The compiled modules whose machine code the entry points hold (numba inlines callees)."""
 
 
 def _drop_stale_cache(here: Path | None = None) -> None:
@@ -112,7 +117,7 @@ def _load() -> ModuleType | None:
     try:
         import numba
 
-        from skirmish.battlefield.paths.jit import search as jsearch
+        from skirmish.battlefield.paths.jit import lazy as jsearch
     except Exception:  # not installed, or not importable here (an incompatible numpy, ...)
         return None
     if getattr(numba.config, "DISABLE_JIT", False) or getattr(numba.config, "USING_SVML", False):
@@ -236,12 +241,146 @@ def astar(
     return path if found else None
 
 
-def run(reference: Callable[..., np.ndarray | None], *args: Any) -> np.ndarray | None:
-    """`astar(*args)`, or should the compiled code ever fail (a broken cache, say), `reference(*args)`
-    from then on (`search._astar`): the answers are the same, so the game never notices."""
+def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
+    """Every impassable piece of `obs` as the compiled kernels take them, built once per table
+    (read-only): its box and edge range e0:e1 in `EdgeKernel.rows`, and its convex corners
+    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array. None for a flyer."""
+    if not len(obs.polys):
+        return _NO_PIECES
+    hit = table.memo.get("jit_pieces")
+    if hit is None:
+        k = obs.kern
+        parts = [_convex_vertices(table, j) for j in range(k.count)]
+        sizes = np.array([len(v) for v in parts], dtype=np.int64)
+        v1 = np.cumsum(sizes).astype(np.int64)
+        e0 = np.ascontiguousarray(k.starts, dtype=np.int64)
+        hit = (
+            np.ascontiguousarray(k.box, dtype=float).reshape(-1, 4),
+            e0,
+            np.ascontiguousarray(e0 + k.sizes, dtype=np.int64),
+            np.ascontiguousarray(np.concatenate([np.empty((0, 2)), *parts]), dtype=float),
+            v1 - sizes,
+            v1,
+        )
+        for a in hit:
+            a.flags.writeable = False
+        table.memo["jit_pieces"] = hit
+    assert isinstance(hit, tuple)
+    return hit
+
+
+_NO_PIECES = (
+    np.empty((0, 4)),
+    np.empty(0, dtype=np.int64),
+    np.empty(0, dtype=np.int64),
+    np.empty((0, 2)),
+    np.empty(0, dtype=np.int64),
+    np.empty(0, dtype=np.int64),
+)
+for _a in _NO_PIECES:
+    _a.flags.writeable = False
+
+
+def search_now(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    unit: np.ndarray,
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    """`search._search_now` compiled, one call a search (call only when `enabled()` and the mover
+    does not fly, on the table's impassable pieces): the same path, with the same probes and
+    included bases appended (only once the compiled call has returned)."""
+    jlazy = _LOADED[0]
+    assert jlazy is not None and not obs.flying
+    box, e0, e1, verts, v0, v1 = pieces(table, obs)
+    sx, sy = start.tolist()
+    gx, gy = centre.tolist()
+    found, path, got, inc = jlazy.search_now(
+        sx,
+        sy,
+        gx,
+        gy,
+        float(goal_r),
+        float(np.hypot(sx - gx, sy - gy)),  # numpy's (the C library's) hypot, as the reference
+        obs.bases_arr(),
+        obs.clearance,
+        obs.kern.rows,
+        box,
+        e0,
+        e1,
+        verts,
+        v0,
+        v1,
+        obs.radius + NODE_MARGIN,
+        NODE_MARGIN,
+        unit,
+        obs.tlim + BOX_SLACK,
+        obs.tlim2,
+        obs.radius - 1e-9,
+        table.width,
+        table.height,
+        BLOCKED_SMALL,
+        ARC_TOL,
+    )
+    probes.extend(map(tuple, got.tolist()))
+    included.update(inc.tolist())
+    return path if found else None
+
+
+def straight_moves(
+    mover: Mover, starts: np.ndarray, ends: np.ndarray, max_length: float
+) -> np.ndarray | None:
+    """`check.check_straight_moves` compiled for a batch it would answer in plain floats (at most
+    STRAIGHT_SMALL moves), the same booleans; None when the compiled finder is not loaded (this
+    does not load it) or the batch is bigger: ask `check_straight_moves` then."""
+    jlazy = _LOADED[0] if _LOADED else None
+    e = np.asarray(ends, dtype=float).reshape(-1, 2)
+    if jlazy is None or len(e) > STRAIGHT_SMALL:
+        return None
+    s = np.ascontiguousarray(starts, dtype=float).reshape(-1, 2)
+    table = mover.table
+    obs = mover.obstacles(s[0], contact=False)
+    box, e0, e1 = pieces(table, obs)[:3]
+    lo = obs.radius - 1e-9
+    try:
+        ok: np.ndarray = jlazy.straight_moves(
+            s,
+            np.ascontiguousarray(e),
+            obs.bases_arr(),
+            obs.clearance,
+            mover.enemies[obs.model],
+            CONTACT,
+            obs.kern.rows,
+            box,
+            e0,
+            e1,
+            obs.tlim + BOX_SLACK,
+            obs.tlim2,
+            lo,
+            table.width - lo,
+            table.height - lo,
+            max_length + LENGTH_TOL,
+        )
+    except Exception:  # a broken cache: the reference from then on
+        _LOADED[:] = [None]
+        return None
+    return ok & table.clear_of_impassable(e, obs.radius) if mover.flying else ok
+
+
+def run(
+    fast: Callable[..., np.ndarray | None], reference: Callable[..., np.ndarray | None], *args: Any
+) -> np.ndarray | None:
+    """`fast(*args)` (`search_now` or `astar`), or should the compiled code ever fail (a broken
+    cache, say), `reference(*args)` from then on (`search._search_py`, `search._astar`): the
+    answers are the same, so the game never notices. `fast` appends to its arguments only after
+    the compiled call returned, so the reference starts from what `fast` was given."""
     if _LOADED and _LOADED[0] is not None:
         try:
-            return astar(*args)
+            return fast(*args)
         except Exception:
             _LOADED[:] = [None]
     return reference(*args)

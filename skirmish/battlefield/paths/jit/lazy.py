@@ -1,0 +1,294 @@
+"""`search._search_now` compiled: the straight first try, the goal and ring points, and the lazy
+loop (A* around the included obstacles, then which left-out obstacles its path comes too close
+to) in one numba call.
+
+The reference spends most of a search in Python around the compiled A*: a kernel call per probe,
+set and array conversions per round. Here every test is the compiled kernel of the reference's
+own test (`kernel.point_near` with or without end-point distances, as `_blocked` picks by its
+size; the segment test of `_seg_hits`, which numpy's `_violations` answers the same), in the
+same order, so the path, the probes and the included bases are the reference's exactly.
+
+This module is what `jit.compiled()` returns: the compiled finder's entry points are its
+`search_now` and, imported here so that one loaded module holds them all, `astar` (one A* call)
+and `straight_moves` (a small batch of straight moves).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skirmish.battlefield.paths.jit.kernel import edges_near, pip, point_near
+from skirmish.battlefield.paths.jit.search import astar
+from skirmish.battlefield.paths.jit.straight import straight_moves
+
+__all__ = ["astar", "search_now", "straight_moves"]
+
+
+@njit(cache=True)
+def _hits(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    skip_b: np.ndarray,
+    skip_t: np.ndarray,
+    hit_b: np.ndarray,
+    hit_t: np.ndarray,
+) -> None:
+    """`kernel._seg_hits(..., ends_outside=False, first=False)` over the obstacles not skipped:
+    marks in `hit_b` / `hit_t` each base and piece the segment comes too close to."""
+    abx = x1 - x0
+    aby = y1 - y0
+    den = abx * abx + aby * aby
+    inv = 1.0 / (1e-300 if den < 1e-300 else den)  # Python's max(den, 1e-300), NaN included
+    lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+    loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+    for j in range(bases.shape[0]):
+        if skip_b[j] or hit_b[j]:
+            continue
+        if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
+            continue
+        apx = bases[j, 0] - x0
+        apy = bases[j, 1] - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < bases[j, 2]:
+            hit_b[j] = True
+    for k in range(pbox.shape[0]):
+        if skip_t[k] or hit_t[k]:
+            continue
+        if pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy:
+            continue
+        if (
+            edges_near(edges, pe0[k], pe1[k], x0, y0, x1, y1, abx, aby, inv, tl2)
+            or pip(edges, pe0[k], pe1[k], x0, y0)
+            or pip(edges, pe0[k], pe1[k], x1, y1)
+        ):
+            hit_t[k] = True
+
+
+@njit(cache=True)
+def _legal(
+    x: float,
+    y: float,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    ends: bool,
+) -> bool:
+    """`check._legal_points` for one point of a batch: on the table and clear of every obstacle
+    (`ends`: the plain-float point test, for batches `_blocked` answers in plain floats)."""
+    if x < lo or x > hx or y < lo or y > hy:
+        return False
+    return not point_near(x, y, bases, edges, pbox, pe0, pe1, tl, tl2, False, ends)
+
+
+@njit(cache=True)
+def _add(probes: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """Probe n (x0, y0, x1, y1), the buffer grown when full; returns the buffer."""
+    if n >= probes.shape[0]:
+        grown = np.empty((2 * n + 8, 4))
+        for i in range(n):  # element loops: a slice assignment costs seconds to compile
+            for c in range(4):
+                grown[i, c] = probes[i, c]
+        probes = grown
+    probes[n, 0] = x0
+    probes[n, 1] = y0
+    probes[n, 2] = x1
+    probes[n, 3] = y1
+    return probes
+
+
+@njit(cache=True)
+def search_now(
+    sx: float,
+    sy: float,
+    gx: float,
+    gy: float,
+    goal_r: float,
+    dc: float,
+    bases: np.ndarray,
+    clear: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    verts: np.ndarray,
+    v0: np.ndarray,
+    v1: np.ndarray,
+    corner_r: float,
+    node_margin: float,
+    unit: np.ndarray,
+    tl: float,
+    tl2: float,
+    lo: float,
+    width: float,
+    height: float,
+    blocked_small: int,
+    arc_tol: float,
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+    """`search._search_now` for a mover that does not fly, on every base's row (`bases_arr`)
+    and clearance, every piece's box and edge range, and every piece's convex corners
+    (verts[v0[k]:v1[k]], circles of radius `corner_r`); `dc` is |start - centre| as the
+    reference computes it (numpy's hypot) and `unit` the RING directions.
+
+    Returns (found, path, probes (q, 4), included bases)."""
+    nb = bases.shape[0]
+    npc = pbox.shape[0]
+    hx = width - lo
+    hy = height - lo
+    probes = np.empty((32, 4))
+    nprobe = 0
+    inc_b = np.zeros(nb, dtype=np.bool_)
+    inc_t = np.zeros(npc, dtype=np.bool_)
+    none_b = np.zeros(nb, dtype=np.bool_)
+    none_t = np.zeros(npc, dtype=np.bool_)
+    nothing = np.empty((0, 2))
+    ends_one = nb + npc <= blocked_small
+    # The straight first try toward the goal's nearest point.
+    direct = True
+    x1 = gx
+    y1 = gy
+    if goal_r > 0 and dc > goal_r:
+        k = goal_r / dc
+        x1 = gx + (sx - gx) * k
+        y1 = gy + (sy - gy) * k
+    elif goal_r > 0:
+        direct = False
+    if direct:
+        probes = _add(probes, nprobe, sx, sy, x1, y1)
+        probes = _add(probes, nprobe + 1, x1, y1, x1, y1)
+        nprobe += 2
+        _hits(sx, sy, x1, y1, bases, edges, pbox, pe0, pe1, tl, tl2, none_b, none_t, inc_b, inc_t)
+        if _legal(x1, y1, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, True):
+            if not inc_b.any() and not inc_t.any():
+                if dc > 1e-12:
+                    out = np.empty((2, 2))
+                    out[0, 0] = sx
+                    out[0, 1] = sy
+                    out[1, 0] = x1
+                    out[1, 1] = y1
+                else:
+                    out = np.empty((1, 2))
+                    out[0, 0] = sx
+                    out[0, 1] = sy
+                return True, out, probes[:nprobe], np.empty(0, dtype=np.int64)
+            if not dc > 1e-12:
+                inc_b[:] = False
+                inc_t[:] = False
+        else:
+            inc_b[:] = False
+            inc_t[:] = False
+    # The goal's ring of end points (a disc), or the goal point itself.
+    if goal_r > 0:
+        nr = unit.shape[0]
+        ends_ring = nr * (nb + npc) <= blocked_small
+        keep = np.zeros(nr, dtype=np.bool_)
+        for r in range(nr):
+            qx = gx + goal_r * unit[r, 0]
+            qy = gy + goal_r * unit[r, 1]
+            probes = _add(probes, nprobe, qx, qy, qx, qy)
+            nprobe += 1
+            keep[r] = _legal(qx, qy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_ring)
+        ring = np.empty((keep.sum(), 2))
+        q = 0
+        for r in range(nr):
+            if keep[r]:
+                ring[q, 0] = gx + goal_r * unit[r, 0]
+                ring[q, 1] = gy + goal_r * unit[r, 1]
+                q += 1
+    else:
+        ring = nothing
+        probes = _add(probes, nprobe, gx, gy, gx, gy)
+        nprobe += 1
+        if not _legal(gx, gy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_one):
+            return False, nothing, probes[:nprobe], _included(inc_b)
+    new_b = np.zeros(nb, dtype=np.bool_)
+    new_t = np.zeros(npc, dtype=np.bool_)
+    for _ in range(nb + npc + 1):
+        # The included obstacles as `_discs` and `jit.arrays` give them to A*.
+        sel_b = _included(inc_b)
+        sel_t = _included(inc_t)
+        nv = 0
+        for k in sel_t:
+            nv += v1[k] - v0[k]
+        nd = len(sel_b) + nv
+        cx = np.empty(nd)
+        cy = np.empty(nd)
+        rad = np.empty(nd)
+        sb = np.empty((len(sel_b), 7))
+        for i in range(len(sel_b)):
+            j = sel_b[i]
+            cx[i] = bases[j, 0]
+            cy[i] = bases[j, 1]
+            rad[i] = clear[j] + node_margin
+            for c in range(7):
+                sb[i, c] = bases[j, c]
+        d = len(sel_b)
+        sbox = np.empty((len(sel_t), 4))
+        s0 = np.empty(len(sel_t), dtype=np.int64)
+        s1 = np.empty(len(sel_t), dtype=np.int64)
+        for i in range(len(sel_t)):
+            k = sel_t[i]
+            for v in range(v0[k], v1[k]):
+                cx[d] = verts[v, 0]
+                cy[d] = verts[v, 1]
+                rad[d] = corner_r
+                d += 1
+            for c in range(4):
+                sbox[i, c] = pbox[k, c]
+            s0[i] = pe0[k]
+            s1[i] = pe1[k]
+        found, path = astar(
+            cx, cy, rad, sx, sy, gx, gy, goal_r, sb, edges, sbox, s0, s1, tl, tl2, lo, width, height, ring,
+            blocked_small, arc_tol,
+        )  # fmt: skip
+        if not found:
+            return False, nothing, probes[:nprobe], _included(inc_b)
+        if path.shape[0] == 1:
+            return True, path, probes[:nprobe], _included(inc_b)
+        for i in range(path.shape[0] - 1):
+            probes = _add(probes, nprobe, path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1])
+            nprobe += 1
+        # Only the obstacles left out can add to the graph.
+        new_b[:] = False
+        new_t[:] = False
+        for i in range(path.shape[0] - 1):
+            _hits(
+                path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1], bases, edges, pbox, pe0, pe1,
+                tl, tl2, inc_b, inc_t, new_b, new_t,
+            )  # fmt: skip
+        if not new_b.any() and not new_t.any():
+            return True, path, probes[:nprobe], _included(inc_b)
+        inc_b |= new_b
+        inc_t |= new_t
+    return False, nothing, probes[:nprobe], _included(inc_b)
+
+
+@njit(cache=True)
+def _included(mask: np.ndarray) -> np.ndarray:
+    """The indices set in `mask`, ascending (the reference's sorted selection)."""
+    out = np.empty(mask.sum(), dtype=np.int64)
+    q = 0
+    for i in range(len(mask)):
+        if mask[i]:
+            out[q] = i
+            q += 1
+    return out
