@@ -208,17 +208,15 @@ class HeuristicBot:
         return None
 
     def _useful_move_abilities(self, game: Game, m: ModelState) -> set[str]:
-        out: set[str] = set()
+        """The model's buffs when an enemy is within 12" (the only move abilities the bot uses);
+        the distances are not asked of a model without a buff."""
+        buffs = {a.name for a in queries.abilities_of(m, game.armoury(m)) if a.effect == "buff"}
+        if not buffs:
+            return buffs
         foes = self._foes(game, m)
-        if not foes:
-            return out
-        near = min(game.distance(m, f) for f in foes)
-        for a in queries.abilities_of(m, game.armoury(m)):
-            if a.effect == "buff" and near <= 12:
-                out.add(a.name)
-            if a.effect == "wall" and near <= 10 and self._is_shooter(game, m) is False:
-                continue
-        return out
+        if foes and min(game.distance(m, f) for f in foes) <= 12:
+            return buffs
+        return set()
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
         return bool(self._zone_mask(game)[m.index])
@@ -263,30 +261,26 @@ class HeuristicBot:
         """Where in a scoring zone this model should stand: the three toughest models (nearest
         first among equals) hold each zone, each heading for its own spot so they do not crowd one
         point and stop short. Worked out for all the player's models at once and memoised per game
-        (weakly: a finished game takes its entries with it) on the exact inputs: the positions,
-        active flags and HP of the player's own models (toughness is HP over fixed saves; no other
+        (weakly: a finished game takes its entries with it) on the exact inputs: the index, HP and
+        position of each of the player's active models (toughness is HP over fixed saves; no other
         model's position enters the ranking)."""
         return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
 
     def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
         if not any(z.points > 0 for z in self._zones(game)):
             return {}  # nothing to hold in this scenario
-        mine = game.player_models(player)
-        xy = game.state.xy
-        key = (
-            player,
-            tuple([(x.active, x.hp) for x in mine]),
-            xy[[x.index for x in mine]].tobytes(),  # the same bytes, row after row
-        )
+        mine = [x for x in game.player_models(player) if x.active]
+        xy = game.state.xy[[x.index for x in mine]]
+        key = (player, tuple([(x.index, x.hp) for x in mine]), xy.tobytes())
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
             if len(memo) > 256:
                 memo.clear()
-            duties = memo[key] = self._zone_duties_now(game, [x for x in mine if x.active])
+            duties = memo[key] = self._zone_duties_now(game, mine, xy)
         return duties
 
-    def _zone_duties_now(self, game: Game, mine: list[ModelState]) -> dict[str, np.ndarray]:
+    def _zone_duties_now(self, game: Game, mine: list[ModelState], xy: np.ndarray) -> dict[str, np.ndarray]:
         # A model's saves are those of its profile, which never changes in a game: its toughness is
         # a function of its HP, kept per game.
         known = self._tough_memo.setdefault(game, {})
@@ -296,7 +290,7 @@ class HeuristicBot:
             if t is None:
                 t = known[(x.id, x.hp)] = self._toughness(game, x)
             tough[x.id] = t
-        return holders(self._zones(game), mine, tough, game.state.xy[[x.index for x in mine]])
+        return holders(self._zones(game), mine, tough, xy)
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -501,7 +495,7 @@ class HeuristicBot:
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
-            holder = self._zone_duty(game, m) is not None and self._in_zone(game, m)
+            holder = self._in_zone(game, m) and self._zone_duty(game, m) is not None
             for t in queries.charge_targets_within(game, m, self._in_reach(game, m)):
                 t_in_zone = self._in_zone(game, t)
                 if holder and not t_in_zone:
