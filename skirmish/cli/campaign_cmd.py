@@ -1,10 +1,11 @@
 """`skirmish campaign [status|play|reset|test]`: the Pursuit's Boxes in order, with a save file.
 
-`status` shows the next Box, the rewards carried over and the record (`--json` for scripts);
+`status` shows the next Box, the rewards carried over and the record;
 `play` plays the next Box (bots drive the heroes with `--bots` or `--headless`, else the window
 opens) and records the result under the save's lock — a win opens the next Box, a loss resets
 this one; `reset` starts again; `test` plays `--games N` bot games of every Box (the heroes
-carrying the rewards of the Boxes before it) and reports each Box's hero win rate.
+carrying the rewards of the Boxes before it) and reports each Box's hero win rate. With `--json`
+every action prints one JSON object on stdout and nothing else (cli.md lists `--json` for all four).
 """
 
 from __future__ import annotations
@@ -88,8 +89,12 @@ def campaign(
     _check_campaign_kind(campaign_name)
     camp = cp.load_campaign(campaign_name)
     if action == "reset":
-        _write_save(path, cp.new_save(camp))
-        print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
+        fresh = cp.new_save(camp)
+        _write_save(path, fresh)
+        if json_out:
+            print(json.dumps(status_report(camp, fresh, path), sort_keys=False))
+        else:
+            print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
         return
     _check_save_kind(path)
     save = cp.load_save(path, camp)
@@ -99,7 +104,7 @@ def campaign(
         else:
             print_status(camp, save, path)
         return
-    play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out)
+    play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out, json_out=json_out)
 
 
 def _check_campaign_kind(name_or_path: str) -> None:
@@ -270,9 +275,16 @@ def play(
     seed: int | None,
     headless: bool,
     replay_out: str | None,
+    json_out: bool = False,
 ) -> None:
+    """Play the next Box and record it; with `json_out` the text lines give way to one object
+    (`play_report`) printed at the end, so stdout is that object alone."""
     from skirmish.cli.play_cmds import has_display
     from skirmish.engine import campaign as cp
+
+    def say(line: str) -> None:
+        if not json_out:
+            print(line)
 
     if cp.is_complete(camp, save):
         raise UsageProblem(
@@ -281,10 +293,19 @@ def play(
     scenario, troupes = cp.chapter_setup(camp, save)
     game_seed = seed if seed is not None else cp.chapter_seed(save)
     number = save.chapter + 1
-    print(
+    say(
         f"{camp.title}: chapter {number} of {len(camp.chapters)}, {camp.chapters[save.chapter].title} "
         f"(attempt {save.attempts + 1}, seed {game_seed})"
     )
+    report: dict[str, object] = {
+        "campaign": camp.name,
+        "file": str(path),
+        "box": number,
+        "title": camp.chapters[save.chapter].title,
+        "attempt": save.attempts + 1,
+        "seed": game_seed,
+        "replay": replay_out,
+    }
     if not headless and bots is None and not has_display():
         print(
             "skirmish: no display found — the heuristic bot plays the heroes (use --headless to say so)",
@@ -293,11 +314,13 @@ def play(
         headless = True
     result: tuple[bool, str, int] | None
     if headless or bots is not None:
-        result = _play_headless(scenario, troupes, game_seed, bots or DEFAULT, replay_out)
+        result = _play_headless(scenario, troupes, game_seed, bots or DEFAULT, replay_out, json_out)
     else:
         result = _play_window(scenario, troupes, game_seed, replay_out)
         if result is None:
-            print("The chapter was not played to its end: nothing recorded.")
+            say("The chapter was not played to its end: nothing recorded.")
+            if json_out:
+                print(json.dumps({**report, "played": False}, sort_keys=False))
             return
     won, reason, turns = result
     played = save.chapter
@@ -309,6 +332,12 @@ def play(
         new = cp.update_save(path, camp, change)
     except OSError as exc:
         raise UsageProblem(f"--file {path}: cannot write the save ({exc.strerror or exc})") from None
+    if json_out:
+        complete = cp.is_complete(camp, new)
+        report |= {"played": True, "won": won, "reason": reason, "turns": turns, "complete": complete}
+        report["next_box"] = None if complete else new.chapter + 1
+        print(json.dumps(report, sort_keys=False))
+        return
     if new.chapter != save.chapter + (1 if won else 0):
         print(f"(another run recorded a game meanwhile: both are in {path})")
     if won and cp.is_complete(camp, new):
@@ -327,7 +356,12 @@ def play(
 
 
 def _play_headless(
-    scenario: Scenario, troupes: list[Troupe], seed: int, policy: str, replay_out: str | None
+    scenario: Scenario,
+    troupes: list[Troupe],
+    seed: int,
+    policy: str,
+    replay_out: str | None,
+    quiet: bool = False,
 ) -> tuple[bool, str, int]:
     from skirmish.bots.runner import play_out, seat_bots
     from skirmish.cli.play_cmds import new_game, print_result, save_replay
@@ -337,10 +371,12 @@ def _play_headless(
     policies = [policy if i == hero else (side.bot or DEFAULT) for i, side in enumerate(scenario.sides)]
     game = new_game(scenario, troupes, f"campaign scenario `{scenario.name}`", seed=seed, bots=policies)
     play_out(game, seat_bots(game, policies))
-    print_result(game)
+    if not quiet:
+        print_result(game)
     if replay_out:
         save_replay(game, replay_out, "--replay")
-        print(f"Replay written to {replay_out}")
+        if not quiet:
+            print(f"Replay written to {replay_out}")
     return cp.heroes_won(scenario, game.state.winning_team), game.state.result_reason, game.turn
 
 

@@ -157,6 +157,11 @@ def list_items(kind: str) -> list[dict[str, str]]:
 
     A shipped file that does not load is a broken install (exit 1); a user file that does not load
     is skipped with one line on stderr naming its problem, so one bad file does not hide the rest.
+
+    The name is the file's name without `.toml`, never the `name` inside it: `resolve` finds a file
+    by its file name, so a user's `mine.toml` holding `name = "other"` is listed as `mine`, which
+    `--troupe mine` takes (`other` would be refused). A user file whose name has white space is
+    skipped, said on stderr: the list is one name a line, first, with no spaces (cli.md).
     """
     import sys
 
@@ -169,6 +174,14 @@ def list_items(kind: str) -> list[dict[str, str]]:
         fail(f"list: no {kind} found (looked in {where}); the installation is missing its content", code=1)
     items = []
     for source, path in sources:
+        if any(c.isspace() for c in path.stem):
+            suggestion = "_".join(path.stem.split()) or kind.rstrip("s")
+            print(
+                f"skirmish: skipped {path}: its file name has white space, and a listed name has none "
+                f"(rename it, e.g. {suggestion}.toml)",
+                file=sys.stderr,
+            )
+            continue
         try:
             item = load_toml_file(path)
         except DataError as exc:
@@ -180,7 +193,7 @@ def list_items(kind: str) -> list[dict[str, str]]:
         desc = " ".join(item.description.split())
         items.append(
             {
-                "name": item.name,
+                "name": path.stem,
                 "title": " ".join(item.title.split()),
                 "description": desc,
                 "file": str(path),

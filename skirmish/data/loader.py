@@ -161,6 +161,8 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
             msg = "unknown key (not part of the format)"
         elif err["type"] == "missing":
             msg = "required field is missing"
+        elif err["type"] == "value_error":
+            msg = msg.removeprefix("Value error, ")  # a model check's own sentence, without pydantic's tag
         elif isinstance(err.get("input"), float) and not math.isfinite(err["input"]):
             msg = f"must be a finite number, not {err['input']}"
         problems.append(Problem(name, field_path(loc) or "(top level)", msg))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Literal, get_args
 
@@ -154,21 +155,43 @@ class Scenario(Strict):
         return self
 
     @model_validator(mode="after")
+    def _unique_sides(self) -> Scenario:
+        # A side is known by its name everywhere after loading: the result's Battle Points, KOs and
+        # models left are keyed by it, and `special` names the hero side by it. Two sides of one name
+        # made a game whose result showed one side only.
+        seen: dict[str, int] = {}
+        for i, side in enumerate(self.sides):
+            j = seen.setdefault(side.name, i)
+            if j != i:
+                raise field_error(f"sides[{i}].name", f"side name `{side.name}` is used twice (sides[{j}])")
+        return self
+
+    @model_validator(mode="after")
     def _consistent(self) -> Scenario:
+        # Each problem names its field (`deployment[1].player`, `terrain[0].polygon[2]`), as the
+        # per-field checks do, rather than the scenario as a whole.
         n = len(self.sides)
-        for z in self.deployment:
+        for i, z in enumerate(self.deployment):
             if z.player is None or z.player >= n:
-                raise ValueError(f"deployment zone `{z.name}` needs a `player` from 0 to {n - 1}")
+                raise field_error(
+                    f"deployment[{i}].player",
+                    f"deployment zone `{z.name}` needs a `player` from 0 to {n - 1}",
+                )
         missing = set(range(n)) - {z.player for z in self.deployment}
         if missing:
-            raise ValueError(f"players {sorted(missing)} have no deployment zone")
-        for poly_owner, poly in [(t.name, t.polygon) for t in self.terrain] + [
-            (z.name, z.polygon) for z in [*self.deployment, *self.scoring.zones]
-        ]:
-            for x, y in poly:
-                if not (-1e-9 <= x <= self.board.width + 1e-9 and -1e-9 <= y <= self.board.height + 1e-9):
-                    raise ValueError(
-                        f"`{poly_owner}`: point [{x}, {y}] lies off the {self.board.width}x"
-                        f"{self.board.height} table"
-                    )
+            raise field_error("deployment", f"players {sorted(missing)} have no deployment zone")
+        outlines: list[tuple[str, Sequence[Terrain | Zone]]] = [
+            ("terrain", self.terrain),
+            ("deployment", self.deployment),
+            ("scoring.zones", self.scoring.zones),
+        ]
+        for label, items in outlines:
+            for i, item in enumerate(items):
+                for k, (x, y) in enumerate(item.polygon):
+                    if not (-1e-9 <= x <= self.board.width + 1e-9 and -1e-9 <= y <= self.board.height + 1e-9):
+                        raise field_error(
+                            f"{label}[{i}].polygon[{k}]",
+                            f"`{item.name}`: point [{x}, {y}] lies off the {self.board.width}x"
+                            f"{self.board.height} table",
+                        )
         return self

@@ -16,6 +16,7 @@ Cover). The play loop is `bots.runner.play_out` step for step, so the game is th
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -83,7 +84,10 @@ class Plan:
         return seats
 
     def command(self, matchup: int, index: int) -> str:
-        """The `skirmish play` command that replays game `index` of matchup `matchup` exactly."""
+        """The `skirmish play` command that replays game `index` of matchup `matchup` exactly.
+
+        Shell-quoted (`shlex.join`): a troupe or scenario given as a path with spaces must paste
+        back as one argument; plain names and flags come out unquoted, as before."""
         m = self.matchups[matchup]
         first, second = (m.a_arg, m.b_arg) if self.a_side(index) == 0 else (m.b_arg, m.a_arg)
         parts = [
@@ -104,7 +108,7 @@ class Plan:
             parts += ["--turns", str(self.turns)]
         for opt in self.option_args:
             parts += ["--option", opt]
-        return " ".join(parts)
+        return shlex.join(parts)
 
 
 def a_side(index: int) -> int:

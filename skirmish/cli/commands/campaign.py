@@ -24,7 +24,7 @@ def campaign_cmd(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the chapter's game.")] = None,
     headless: Annotated[bool, typer.Option("--headless", help="No window; bots play.")] = False,
     replay_out: Annotated[str | None, typer.Option("--replay", help="Write the replay here.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="status/test: one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object (every action).")] = False,
     games: Annotated[int | None, typer.Option("--games", help="test: bot games per Box (100).")] = None,
     workers: Annotated[int | None, typer.Option("--workers", help="test: worker processes.")] = None,
 ) -> None:

@@ -1,0 +1,82 @@
+"""cli.md `skirmish list troupes|scenarios`: one a line, the name other commands take (no spaces) first.
+
+The name is the file's name: a user file whose `name` field differs from its file name is listed by
+the file name, which `--troupe` / SCENARIO resolve; a file name with white space cannot be listed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skirmish.cli.main import main
+from skirmish.data.catalogue import content_root, resolve, shipped
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path))
+    text = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
+    (tmp_path / "troupes").mkdir()
+    (tmp_path / "troupes" / "mine.toml").write_text(text.replace('name = "team_avatar"', 'name = "other"'))
+    (tmp_path / "troupes" / "my troupe.toml").write_text(text.replace('name = "team_avatar"', 'name = "sp"'))
+    scen = (content_root() / "scenarios" / "open_battle.toml").read_text(encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "my_field.toml").write_text(scen.replace('name = "open_battle"', 'name = "x"'))
+    return tmp_path
+
+
+@pytest.mark.parametrize("kind", ["troupes", "scenarios"])
+def test_cli_list_names_are_what_other_commands_take(
+    kind: str, user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(["list", kind], capsys)
+    assert code == 0
+    names = [line.split("\t", 1)[0] for line in out.splitlines()]
+    assert names and all(name and not any(c.isspace() for c in name) for name in names)
+    for name in names:
+        assert resolve(kind, name).stem == name
+    code, out, _ = run(["list", kind, "--json"], capsys)
+    assert [item["name"] for item in json.loads(out)["items"]] == names
+
+
+def test_cli_list_shows_a_user_file_by_its_file_name_not_its_name_field(
+    user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = run(["list", "troupes"], capsys)
+    names = [line.split("\t", 1)[0] for line in out.splitlines()]
+    assert "mine" in names and "other" not in names
+    _, out, _ = run(["list", "scenarios"], capsys)
+    assert "my_field" in [line.split("\t", 1)[0] for line in out.splitlines()]
+    argv = ["play", "--troupe", "mine", "--headless", "--bots", "--turns", "1", "--json"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+
+
+def test_cli_list_skips_a_file_name_with_spaces_and_says_so(
+    user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["list", "troupes"], capsys)
+    assert code == 0
+    assert "sp\t" not in out and "my troupe" not in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "my troupe.toml" in lines[0] and "my_troupe.toml" in lines[0]
+
+
+def test_cli_list_shipped_names_are_their_file_names(capsys: pytest.CaptureFixture[str]) -> None:
+    for kind in ("troupes", "scenarios"):
+        _, out, _ = run(["list", kind], capsys)
+        listed = [line.split("\t", 1)[0] for line in out.splitlines()]
+        assert listed[: len(shipped(kind))] == [p.stem for p in shipped(kind)]
