@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_engine_exact_shortcuts import _reference  # sight from scratch, Seismic Sense included
 
 from skirmish.battlefield.sample import random_table, scatter_bases
-from skirmish.battlefield.sight import sight_pairs, sight_table
+from skirmish.battlefield.sight import sight_pairs
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
-from skirmish.engine.effects.senses import sense_range
 from skirmish.engine.game import Game
 
 
@@ -36,22 +36,6 @@ def test_r_b3_the_stages_run_apart_answer_as_the_whole_kernel(seed: int, block: 
     if len(open_):
         staged[open_] = sight_pairs(table, xy, radii, bi[open_], bj[open_], block, fan=False)
     assert (staged == whole[pick]).all()
-
-
-def _reference(game: Game) -> np.ndarray:
-    """Who sees whom from scratch: the sight table of the bases on the table, then Seismic Sense."""
-    models = game.state.models
-    on = np.array([m.on_table for m in models])
-    vis = np.zeros((len(models), len(models)), dtype=bool)
-    vis[np.ix_(on, on)] = sight_table(
-        game.table, game.state.xy[on], game.state.radii[on], block_bases=game.options.models_block_sight
-    )
-    dist = game.distances()
-    for m in models:
-        rng = sense_range(game, m)
-        if rng > 0:
-            vis[m.index] |= dist[m.index] <= rng
-    return vis
 
 
 @pytest.mark.parametrize(

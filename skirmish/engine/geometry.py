@@ -252,8 +252,7 @@ class TableQueries:
 
     def sees(self, a: ModelState, b: ModelState) -> bool:
         """One entry of `sight()`, computing only the pairs it needs: the unknown pairs of the
-        asker's row on the asked model's side (most likely the next questions: its other enemies)
-        through the fan, and only this pair through the exact stage if the fan leaves it open."""
+        asker's row on the asked model's side (most likely the next questions: its other enemies)."""
         if self._sight_version == self._version and self._sight is not None:
             return bool(self._sight[a.index, b.index])
         store = self._pair_sight()
@@ -263,7 +262,7 @@ class TableQueries:
             known = store.known
             if rows[i][j]:
                 # Enemies: every enemy pair not known yet, in one batch (the next questions are
-                # most likely other enemies', and the fan costs per call more than per pair).
+                # most likely other enemies', and the kernel costs per call more than per pair).
                 todo = [
                     (r, c)
                     for r in range(store.n)
@@ -274,8 +273,7 @@ class TableQueries:
                 row = known[i]
                 foe = rows[i]
                 todo = [(min(i, c), max(i, c)) for c in range(store.n) if not row[c] and not foe[c]]
-            # The exact stage only for this pair: the batch's others are decided when asked.
-            store.solve(todo, self.state.radii, wanted=(min(i, j), max(i, j)))
+            store.solve(todo, self.state.radii)
         if store.vis[i][j]:
             return True
         return self._senses(a, b)

@@ -10,10 +10,12 @@ the pairs a question needs, in one batch. A pair's answer depends only on the ta
 bases, so a pair kept by position is still true after a refusal's restore or an undo.
 
 The kernel's last stage (the exact candidate lines) costs about as much as the first two for a
-whole batch, and only pairs the fan could not clear need it. A question that needs one pair's
-answer, or only whether any pair sees, runs the fan on the batch and the exact stage on just the
-pairs it still needs; a pair the fan left undecided is remembered as such (`fanned`), so the fan
-is never run twice on it and a later question gives it straight to the exact stage.
+whole batch, and only pairs the fan could not clear need it. A question that only needs to know
+whether any pair sees (the phase machine's "may anyone shoot, charge") runs the fan on its batch
+and stops there if the fan clears one; a pair the fan left undecided is remembered as such
+(`fanned`), so the fan is never run twice on it and a later question gives it straight to the
+exact stage. (Questions about one pair still decide their whole batch: bots go on to ask about
+the rest, and one exact call for a batch costs less than one per pair.)
 """
 
 from __future__ import annotations
@@ -143,17 +145,19 @@ class PairSight:
         known = self.known
         return [(i, j) for i in range(self.n) for j in range(i + 1, self.n) if not known[i][j]]
 
-    def solve(
-        self, pairs: Iterable[tuple[int, int]], radii: np.ndarray, wanted: tuple[int, int] | None = None
-    ) -> None:
+    def solve(self, pairs: Iterable[tuple[int, int]], radii: np.ndarray) -> None:
         """Ask the kernel about `pairs` (each (i, j) with i < j, both on the table, none known) in
-        one batch, as `sight_table` would: on the bases on the table only, each pair in table order.
-        With `wanted`, only that pair is taken through the exact stage if the fan leaves it
-        undecided; the batch's other undecided pairs stay unknown (`fanned`)."""
+        one batch, as `sight_table` would: on the bases on the table only, each pair in table order
+        (the pairs an earlier `solve_any` left fanned go straight to the exact stage)."""
         todo = sorted(set(pairs))
-        self._fan(todo, radii)
         fanned = self.fanned
-        self._exact([p for p in todo if fanned[p[0]][p[1]] and (wanted is None or p == wanted)], radii)
+        fresh = [p for p in todo if not fanned[p[0]][p[1]]]
+        if fresh:
+            known, vis = self.known, self.vis
+            for (a, b), seen in zip(fresh, self._kernel(fresh, radii, fan=True, exact=True), strict=True):
+                vis[a][b] = vis[b][a] = seen
+                known[a][b] = known[b][a] = True
+        self._exact(todo, radii)
 
     def solve_any(self, pairs: Iterable[tuple[int, int]], radii: np.ndarray) -> bool:
         """Whether any of `pairs` (as `solve` takes them) sees: `any` of their answers, with the
