@@ -122,3 +122,13 @@ def test_cli_validate_a_model_check_says_its_own_sentence(
         text.replace('kind = "melee"\ndamage = 2', 'kind = "ranged"\ndamage = 2'), encoding="utf-8"
     )
     assert one_problem(path, capsys).endswith("armoury.weapons[0]: a ranged weapon needs a `range`")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_cli_validate_says_a_utf16_file_is_utf16_not_binary(
+    encoding: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
+    path = tmp_path / "unicode.toml"
+    path.write_bytes(("\ufeff" if encoding == "utf-16-be" else "").encode(encoding) + text.encode(encoding))
+    assert one_problem(path, capsys).endswith("is UTF-16 (or UTF-32) text, not UTF-8; save it as UTF-8")

@@ -88,6 +88,9 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files")
         raise refuse(f"cannot read the file ({exc.strerror or exc})") from None
     if len(raw) > limit:
         raise refuse(f"is more than {limit:,} bytes; {what} are at most {limit:,} bytes")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # Windows editors save "Unicode" as UTF-16 with this byte-order mark: text, but not UTF-8.
+        raise refuse("is UTF-16 (or UTF-32) text, not UTF-8; save it as UTF-8")
     if b"\x00" in raw:
         raise refuse("is binary, not a text file")
     try:
