@@ -11,22 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_cli import run
 
 from skirmish.bots.runner import play_out, seat_bots
-from skirmish.cli.main import main
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.game import Game
 from skirmish.engine.replay import dumps
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 @pytest.fixture(scope="module")
