@@ -7,18 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from skirmish.cli.main import main
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from helpers_cli import run
 
 
 def test_r_x3_cli_campaign_reset_json_is_the_fresh_status(

@@ -10,19 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 
-from skirmish.cli.main import main
 from skirmish.data.catalogue import content_root
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_test_troupes_csv_command_of_a_spaced_path_replays_the_game(

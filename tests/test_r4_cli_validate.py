@@ -9,19 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_cli import run
 
-from skirmish.cli.main import main
 from skirmish.data.catalogue import content_root
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def toml_text(data: dict[str, Any]) -> str:
@@ -122,3 +112,36 @@ def test_cli_validate_a_model_check_says_its_own_sentence(
         text.replace('kind = "melee"\ndamage = 2', 'kind = "ranged"\ndamage = 2'), encoding="utf-8"
     )
     assert one_problem(path, capsys).endswith("armoury.weapons[0]: a ranged weapon needs a `range`")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_cli_validate_says_a_utf16_file_is_utf16_not_binary(
+    encoding: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
+    path = tmp_path / "unicode.toml"
+    path.write_bytes(("\ufeff" if encoding == "utf-16-be" else "").encode(encoding) + text.encode(encoding))
+    assert one_problem(path, capsys).endswith("is UTF-16 (or UTF-32) text, not UTF-8; save it as UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("value", "detail"),
+    [
+        ("[1.0, 2]", "; as a list of whole numbers, [0]: Input should be a valid integer"),
+        ("{ a = 1 }", ""),
+    ],
+)
+def test_cli_validate_a_special_value_of_no_allowed_kind_is_one_line(
+    value: str, detail: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (content_root() / "scenarios" / "the_pursuit.toml").read_text(encoding="utf-8")
+    assert "\nevents_extra_at = [2, 6, 9]\n" in text
+    path = tmp_path / "odd_special.toml"
+    path.write_text(
+        text.replace("\nevents_extra_at = [2, 6, 9]\n", f"\nevents_extra_at = {value}\n"), encoding="utf-8"
+    )
+    line = one_problem(path, capsys)  # was one line per member of the union, each with its tag
+    assert line.endswith(
+        "special.events_extra_at: must be a number, a whole number, true or false, a string, a list of "
+        "strings or a list of whole numbers" + detail
+    )

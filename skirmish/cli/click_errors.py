@@ -23,7 +23,8 @@ def click_error(exc: Exception) -> None:
         ctx = getattr(exc, "ctx", None)
         path = ctx.command_path.removeprefix("skirmish").strip() if ctx is not None else ""
         where = f"{path}: " if path else ""
-        fail(where + exc.format_message().replace("\n", " "), code=2)  # type: ignore[attr-defined]
+        # One line of single spaces: click indents its choice lists with newlines and tabs.
+        fail(where + " ".join(exc.format_message().split()), code=2)  # type: ignore[attr-defined]
     if "ClickException" in names:
         fail(exc.format_message(), code=getattr(exc, "exit_code", 1))  # type: ignore[attr-defined]
     if "Abort" in names:

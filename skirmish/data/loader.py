@@ -11,6 +11,7 @@ import functools
 import json
 import math
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Sequence
@@ -88,6 +89,9 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files")
         raise refuse(f"cannot read the file ({exc.strerror or exc})") from None
     if len(raw) > limit:
         raise refuse(f"is more than {limit:,} bytes; {what} are at most {limit:,} bytes")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # Windows editors save "Unicode" as UTF-16 with this byte-order mark: text, but not UTF-8.
+        raise refuse("is UTF-16 (or UTF-32) text, not UTF-8; save it as UTF-8")
     if b"\x00" in raw:
         raise refuse("is binary, not a text file")
     try:
@@ -144,9 +148,67 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+_UNION_TAG = re.compile(r"^(float|int|bool|str|constrained-str|list\[.+\])$")
+"""How pydantic names the member of a union (`special`'s and `params`' values) in an error's location."""
+
+_KIND_WORDS = {
+    "float": "a number",
+    "int": "a whole number",
+    "bool": "true or false",
+    "str": "a string",
+    "constrained-str": "a string",
+    "list[constrained-str]": "a list of strings",
+    "list[str]": "a list of strings",
+    "list[int]": "a list of whole numbers",
+}
+
+
+def _fold_unions(errors: list[Any]) -> list[Any]:
+    """One error per value that fits no member of a union, in place of one per member.
+
+    Pydantic reports a value of `special` that is none of number, bool, string or list as six
+    errors, each located under a member's tag (`special.turns.float`, `special.turns.list[int][0]`);
+    a problem is one line naming the field, so they fold into one saying which kinds fit. For a list,
+    the list member with the fewest complaints says what is wrong inside it.
+    """
+    out: list[Any] = []
+    groups: dict[tuple[Any, ...], list[tuple[str, Any]]] = {}
+    for err in errors:
+        loc = tuple(err["loc"])
+        cut = next(
+            (i for i, part in enumerate(loc) if i and isinstance(part, str) and _UNION_TAG.match(part)), None
+        )
+        if cut is None:
+            out.append(err)
+            continue
+        prefix = loc[:cut]
+        if prefix not in groups:
+            groups[prefix] = []
+            out.append({"type": "union_fold", "loc": prefix})
+        groups[prefix].append((str(loc[cut]), err))
+    for err in out:
+        if err["type"] != "union_fold":
+            continue
+        members = groups[err["loc"]]
+        tags = list(dict.fromkeys(tag for tag, _ in members))
+        kinds = list(dict.fromkeys(_KIND_WORDS.get(tag, tag) for tag in tags))
+        msg = "must be " + ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1]
+        inner = [
+            (tag, e) for tag, e in members if tag.startswith("list[") and len(e["loc"]) > len(err["loc"]) + 1
+        ]
+        if inner:
+            counts = {tag: sum(1 for t, _ in inner if t == tag) for tag, _ in inner}
+            best = min(counts, key=lambda t: counts[t])
+            first = next(e for tag, e in inner if tag == best)
+            at = field_path(tuple(first["loc"])[len(err["loc"]) + 1 :])
+            msg += f"; as {_KIND_WORDS.get(best, best)}, {at}: {first['msg']}"
+        err["msg"] = msg
+    return out
+
+
 def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
     problems = []
-    for err in exc.errors(include_url=False):
+    for err in _fold_unions(list(exc.errors(include_url=False))):
         msg = err["msg"]
         loc = tuple(err["loc"])
         if err["type"] == FIELD_ERROR:

@@ -90,6 +90,8 @@ class Replay:
     name: str = "<replay>"
     digest: dict[str, Any] | None = None
     version: int = VERSION
+    status: str | None = None
+    """`finished` or `in_progress` as the file records it; None when it does not say (not checked)."""
 
     def new_game(self, record_log: bool = True, transactional: bool = True) -> Game:
         return Game(
@@ -274,6 +276,7 @@ def parse_replay(data: Any, name: str) -> Replay:
         name,
         model.digest.model_dump(mode="json") if model.digest is not None else None,
         version,
+        model.status if "status" in data else None,
     )
 
 
@@ -359,14 +362,19 @@ def verify_problems(replay: Replay) -> list[Problem]:
     tampered = digest_problems(replay)
     reached = game.hash()
     ok = replay.final_hash is not None and reached == replay.final_hash
-    if ok and replay.result and _plain(game.result()) != replay.result:
+    if ok and replay.result and not _same(_plain(game.result()), replay.result):
+        now = _plain(game.result())
         differ = sorted(
-            k
-            for k in set(replay.result) | set(game.result())
-            if _plain(game.result()).get(k) != replay.result.get(k)
+            k for k in set(replay.result) | set(now) if not _same(now.get(k), replay.result.get(k))
         )
         tampered.append(
             Problem(replay.name, "result", f"{', '.join(differ)} differ from the re-simulated game's result")
+        )
+    if ok and replay.status is not None and (replay.status == "finished") != game.over:
+        # Not in the digest (it is derived from the game), so an edit is caught here.
+        really = "over" if game.over else "still in progress"
+        tampered.append(
+            Problem(replay.name, "status", f"says {replay.status!r} but the re-simulated game is {really}")
         )
     if ok:
         return tampered
@@ -378,6 +386,11 @@ def verify_problems(replay: Replay) -> list[Problem]:
             "the replay does not reproduce"
         )
     return [Problem(replay.name, "final_hash", why)]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON: `true` is not `1` and `1.0` is not `1` (Python's `==` says both are)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def _plain(value: dict[str, Any]) -> dict[str, Any]:
