@@ -19,6 +19,7 @@ from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.base import ScenarioRules
 
 if TYPE_CHECKING:
+    from skirmish.data.scenario import Scenario
     from skirmish.engine.core.context import Ctx
 
 ELEMENTS = ("air", "water", "earth", "fire")
@@ -119,6 +120,19 @@ def side_index(game: Ctx, name: str, reader: SpecialReader, key: str) -> int:
     return 0
 
 
+def file_problems(scenario: Scenario, path: str) -> list[Problem]:
+    """What `skirmish validate` finds in a scenario file's `special` beyond what a game reads: an
+    eclipse turn after the file's own turn limit (a game shortened by `--turns` just ends first)."""
+    turns = scenario.special.get("no_bending_turns")
+    if not isinstance(turns, list):
+        return []
+    return [
+        Problem(path, "special.no_bending_turns", f"turn {t} is after the last of the {scenario.turns} turns")
+        for t in turns
+        if isinstance(t, int) and not isinstance(t, bool) and t > scenario.turns
+    ]
+
+
 # ----------------------------------------------------------------- every scenario: the eclipse
 class ScenarioSpecials(ScenarioRules):
     """The default rules plus the Day of Black Sun's eclipse, for any scenario naming one.
@@ -138,11 +152,11 @@ class ScenarioSpecials(ScenarioRules):
             turns = reader.get_ints("no_bending_turns")
             if not turns:
                 reader.problem("no_bending_turns", "name at least one turn")
+            # A turn after the game's last never comes: `--turns` or a campaign chapter may shorten
+            # a scenario past its eclipse. The file's own limit is checked by `file_problems`.
             for t in turns:
-                if not 1 <= t <= game.scenario.turns:
-                    reader.problem(
-                        "no_bending_turns", f"turn {t} is not one of the {game.scenario.turns} turns"
-                    )
+                if t < 1:
+                    reader.problem("no_bending_turns", f"turn {t} is not a turn (turns count from 1)")
             self.eclipse_turns = frozenset(turns)
         self.read(reader)
         reader.done()
