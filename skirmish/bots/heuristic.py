@@ -352,8 +352,8 @@ class HeuristicBot:
         if m.profile.flying:
             rank[:] = 0
         foes = self._foes(game, m)
-        fxy = np.array([s.xy[f.index] for f in foes])
-        fr = np.array([s.radii[f.index] for f in foes])
+        rows = [f.index for f in foes]
+        fxy, fr = s.xy[rows], s.radii[rows]  # the same numbers as stacking them row by row
         d = (
             np.hypot(ends[:, None, 0] - fxy[None, :, 0], ends[:, None, 1] - fxy[None, :, 1])
             - fr[None, :]

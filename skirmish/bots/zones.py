@@ -84,21 +84,24 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(a[0] * b[0] + a[1] * b[1])
 
 
-def _cos(a: np.ndarray, b: np.ndarray) -> float:
-    na, nb = float(np.hypot(*a)), float(np.hypot(*b))
-    return 0.0 if na < 1e-9 or nb < 1e-9 else _dot(a, b) / (na * nb)
-
-
 def lies_beyond(xy: np.ndarray, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
     """Whether a model (at its row of `xy`) lies beyond `zone` as seen from `here` (nearly straight
     on, and farther than nine tenths of the way there): an enemy a zone runner's closing charge may
     aim at. `here` must be at least 1" from `zone`."""
-    to_zone = zone - here
-    to_zone = to_zone / float(np.hypot(*to_zone))
-    far = float(np.hypot(*(zone - here))) * 0.9
+    gap = zone - here
+    n = float(np.hypot(*gap))
+    to_zone = gap / n
+    far = n * 0.9
+    unit = float(np.hypot(*to_zone))  # not exactly 1 in floats: the cosine divides by it
 
     def beyond(f: ModelState) -> bool:
         ahead = xy[f.index] - here
-        return _dot(ahead, to_zone) > far and _cos(ahead, to_zone) > 0.8
+        along = _dot(ahead, to_zone)
+        if along <= far:
+            return False
+        # the cosine of `ahead` and `to_zone` (0 for a vector shorter than 1e-9)
+        na = float(np.hypot(*ahead))
+        cos = 0.0 if na < 1e-9 or unit < 1e-9 else along / (na * unit)
+        return cos > 0.8
 
     return beyond

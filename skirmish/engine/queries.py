@@ -10,6 +10,7 @@ button the engine would accept, or a bot that misjudges a shot the UI shows righ
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -33,7 +34,7 @@ from skirmish.engine.effects import moving as _moving
 from skirmish.engine.effects import shots as _shots
 from skirmish.engine.effects.damage import saves_of
 from skirmish.engine.effects.moving import flies, move_budget
-from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_specs
+from skirmish.engine.effects.shots import WEAK_TO, ShotSpec, shot_scores, shot_scores_each, shot_specs
 from skirmish.engine.game import Game
 from skirmish.engine.ruler import Reading, reading
 from skirmish.engine.steps import charges as _charges
@@ -43,7 +44,7 @@ from skirmish.engine.steps import shooting as _shooting
 from skirmish.engine.steps.end_phase import DISTRACTION_MOVE
 from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
-from skirmish.rules.odds import MeleeOdds, ShotOdds, melee_odds, shot_odds
+from skirmish.rules.odds import MeleeOdds, ShotOdds, cached_shot_odds, melee_odds
 
 __all__ = [
     "WEAK_TO",
@@ -212,19 +213,7 @@ def matchup(
         spec = next((sp for sp in shot_specs(game, me) if sp.name == weapon), None)
         if spec is None:
             raise IllegalAction("R-P3", f"{me.name} has no ranged weapon or ranged ability `{weapon}` now")
-        attack, dodge = shot_scores(game, me, foe, spec)
-        armour, shield = saves_of(game, foe)
-        odds = shot_odds(
-            attack.base_total,
-            dodge.base_total,
-            armour,
-            shield,
-            foe.taking_cover,
-            spec.shield_breaker,
-            spec.damage,
-            foe.hp,
-        )
-        return ShotMatchup(me.id, foe.id, weapon, attack, dodge, armour, shield, foe.taking_cover, odds)
+        return _shot_matchup(game, me, foe, spec, *shot_scores(game, me, foe, spec))
     allies = [f for f in game.melee_enemies(foe) if f is not me]
     mine = melee_score(game, me, [foe], len(allies))
     if charging and not me.charged:
@@ -233,7 +222,7 @@ def matchup(
     mw, tw = melee_weapon(me, game.armoury(me)), melee_weapon(foe, game.armoury(foe))
     ma, ms = saves_of(game, me)
     ta, ts = saves_of(game, foe)
-    modds = melee_odds(
+    modds = _melee_odds(
         mine.base_total,
         theirs.base_total,
         attacker_armour=ma,
@@ -250,6 +239,30 @@ def matchup(
         defender_taking_cover=foe.taking_cover,
     )
     return MeleeMatchup(me.id, foe.id, mine, theirs, modds)
+
+
+def _shot_matchup(
+    game: Game, me: ModelState, foe: ModelState, spec: ShotSpec, attack: Score, dodge: Score
+) -> ShotMatchup:
+    """The `ShotMatchup` of `me` shooting `foe` with `spec` at these scores (`shot_scores`): the odds
+    are a pure function of the scores and the target's saves, kept for their exact arguments."""
+    armour, shield = saves_of(game, foe)
+    odds = cached_shot_odds(
+        attack.base_total,
+        dodge.base_total,
+        armour,
+        shield,
+        foe.taking_cover,
+        spec.shield_breaker,
+        spec.damage,
+        foe.hp,
+    )
+    return ShotMatchup(me.id, foe.id, spec.name, attack, dodge, armour, shield, foe.taking_cover, odds)
+
+
+_melee_odds = functools.lru_cache(maxsize=65536)(melee_odds)
+"""`melee_odds` kept for its exact arguments (a pure function of them; the odds are immutable):
+the bots ask the same exchanges again and again."""
 
 
 def position_of(game: Game, model: str | ModelState) -> tuple[float, float]:
@@ -427,9 +440,10 @@ def shot_matchups_within(
     which `within(shooter, target, spec)` holds (`spec` the shooter's first `ShotSpec` of the shot's
     weapon name, the one `matchup` scores), in the list's order (`Shoot(m.shooter, m.target,
     m.weapon)` is the action). `within` is asked before line of sight and the scores, so the pairs
-    it drops cost neither (four shot candidates in five lie beyond their weapon's range), and a
-    kept shot is scored once: the list's check that the shot is possible reads the matchup's
-    attack score when the weapon is the first of its name, as it nearly always is."""
+    it drops cost neither (four shot candidates in five lie beyond their weapon's range). A weapon's
+    kept targets are scored in one batch (`shot_scores_each`: the shooter's facts read once), and a
+    kept shot is scored once: the list's check that the shot is possible reads the matchup's attack
+    score when the weapon is the first of its name, as it nearly always is."""
     out: list[ShotMatchup] = []
     premeasure = game.options.premeasure
     for m in game.player_models(player):
@@ -445,15 +459,20 @@ def shot_matchups_within(
             if spec.ap_cost > m.ap:
                 continue
             named = first[spec.name]
-            for t in open_targets:
-                if not within(m, t, named) or not game.sees(m, t):
-                    continue
-                if premeasure and game.distance(m, t) > spec.range:
-                    continue
-                found = matchup(game, m, t, weapon=spec.name)
-                attack = found.attack if named is spec else shot_scores(game, m, t, spec)[0]
-                if attack.base_total > 0:
-                    out.append(found)
+            kept = [
+                t
+                for t in open_targets
+                if within(m, t, named)
+                and game.sees(m, t)
+                and not (premeasure and game.distance(m, t) > spec.range)
+            ]
+            if not kept:
+                continue
+            scores = shot_scores_each(game, m, kept, named)
+            checks = scores if named is spec else shot_scores_each(game, m, kept, spec)
+            for t, (attack, dodge), (check, _) in zip(kept, scores, checks, strict=True):
+                if check.base_total > 0:
+                    out.append(_shot_matchup(game, m, t, named, attack, dodge))
     return out
 
 
