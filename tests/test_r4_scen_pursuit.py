@@ -72,9 +72,15 @@ def test_r_x3_kept_pursuit_answers_equal_fresh_ones_through_real_games(seed: int
             fresh = shapely.Polygon(z.polygon)
             assert rules._zone_polygon(z.name).equals_exact(fresh, 0)
             for x in game.state.models:
-                assert rules._in_zone(x, z.name) == bool(shapely.contains_xy(fresh, *game.state.xy[x.index]))
+                assert rules.in_zone(x, z.name) == bool(shapely.contains_xy(fresh, *game.state.xy[x.index]))
+        o = rules.current_objective()
         for bot in heroes:
             assert bot._roles_now(game) == _roles_by_vectors(bot, game)
+            if o is not None and o.kind != "defeat":
+                zone = next(z for z in sc.scoring.zones if z.name == o.target)
+                poly = shapely.Polygon([(float(x), float(y)) for x, y in zone.polygon])
+                for x in game.state.models:
+                    assert bot._in_zone(game, x) == bool(shapely.contains_xy(poly, *game.state.xy[x.index]))
             for x in game.player_models(bot.player):
                 assert bot._speed(game, x) == bot._speed_now(game, x)
                 if x.active:

@@ -22,7 +22,6 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 import numpy as np
-import shapely
 
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.engine import queries
@@ -174,8 +173,7 @@ class PursuitHeroBot(HeuristicBot):
         o = self._rules(game).current_objective()
         if o is None or o.kind == "defeat":
             return False
-        zone = next(z for z in game.scenario.scoring.zones if z.name == o.target)
-        return bool(shapely.contains_xy(self._zone_poly(zone), *game.state.xy[m.index]))
+        return self._rules(game).in_zone(m, o.target)  # the rules keep the zone's polygon
 
     # ------------------------------------------------------------- the clock
     def _near_the_end(self, game: Game) -> bool:

@@ -37,7 +37,8 @@ class PursuitObjectives(PursuitClock):
             found = polys[zone] = shapely.Polygon(z.polygon)
         return found
 
-    def _in_zone(self, m: ModelState, zone: str) -> bool:
+    def in_zone(self, m: ModelState, zone: str) -> bool:
+        """Whether the centre of `m` lies strictly inside the scoring zone called `zone`."""
         return bool(shapely.contains_xy(self._zone_polygon(zone), *self.game.state.xy[m.index]))
 
     def _score_objectives(self) -> None:
@@ -47,10 +48,10 @@ class PursuitObjectives(PursuitClock):
             return
         done = False
         if o.kind == "reach":
-            done = any(self._in_zone(h, o.target) for h in self.heroes())
+            done = any(self.in_zone(h, o.target) for h in self.heroes())
         elif o.kind == "hold":
-            held = any(self._in_zone(h, o.target) for h in self.heroes()) and not any(
-                self._in_zone(a, o.target) for a in self.active_adversaries()
+            held = any(self.in_zone(h, o.target) for h in self.heroes()) and not any(
+                self.in_zone(a, o.target) for a in self.active_adversaries()
             )
             st["hold"] = int(st["hold"]) + 1 if held else 0
             g.emit(
