@@ -22,7 +22,6 @@ from __future__ import annotations
 from weakref import WeakKeyDictionary
 
 import numpy as np
-import shapely
 
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.engine import queries
@@ -46,6 +45,7 @@ class PursuitHeroBot(HeuristicBot):
         self._roles_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, str]]]
         self._roles_memo = WeakKeyDictionary()
         self._point_memo: tuple[object, object, tuple[float, float] | None] | None = None
+        self._speed_memo: WeakKeyDictionary[Game, dict[str, float]] = WeakKeyDictionary()
 
     # ------------------------------------------------------------- roles
     def _rules(self, game: Game) -> PursuitRules:
@@ -87,8 +87,9 @@ class PursuitHeroBot(HeuristicBot):
         goal = self._objective_point(game)
         if o is None or goal is None:
             return roles
-        here = {m.id: np.asarray(game.state.xy[m.index]) for m in heroes}
-        dist = {m.id: float(np.hypot(*(here[m.id] - np.asarray(goal)))) for m in heroes}
+        gx, gy = goal
+        xy = game.state.xy.tolist()
+        dist = {m.id: float(np.hypot(xy[m.index][0] - gx, xy[m.index][1] - gy)) for m in heroes}
         if o.kind == "reach":
             runner = min(heroes, key=lambda m: (dist[m.id] / self._speed(game, m), m.index))
             roles[runner.id] = "runner"
@@ -99,9 +100,18 @@ class PursuitHeroBot(HeuristicBot):
                 roles[m.id] = "holder"
         return roles
 
+    def _speed(self, game: Game, m: ModelState) -> float:
+        """Inches a turn over open ground, counting a glide (and flying over terrain as a bonus): a
+        function of the model's profile and armoury, which never change in a game, so kept per
+        game (weakly) by model id; the runner is chosen by it at nearly every decision."""
+        known = self._speed_memo.setdefault(game, {})
+        found = known.get(m.id)
+        if found is None:
+            found = known[m.id] = self._speed_now(game, m)
+        return found
+
     @staticmethod
-    def _speed(game: Game, m: ModelState) -> float:
-        """Inches a turn over open ground, counting a glide (and flying over terrain as a bonus)."""
+    def _speed_now(game: Game, m: ModelState) -> float:
         bonus = max(
             (
                 float(a.params.get("bonus_move", 0))
@@ -134,8 +144,9 @@ class PursuitHeroBot(HeuristicBot):
         s = game.state
         a = min(foes, key=lambda f: (game.distance(m, f), f.index))
         d = game.distance(m, a)
-        here, there = np.asarray(s.xy[m.index]), np.asarray(s.xy[a.index])
-        gap = float(np.hypot(*(here - there)))
+        # plain floats: the sums of the 2-vectors they replace, in the same order
+        (hx, hy), (tx, ty) = s.xy[m.index].tolist(), s.xy[a.index].tolist()
+        gap = float(np.hypot(hx - tx, hy - ty))
         avatar = AVATAR in m.profile.keywords
         # an adversary held in melee cannot be shot: everyone but the Avatar closes in to join it
         shooter = avatar or (self._is_shooter(game, m) and not game.in_melee(a))
@@ -143,8 +154,7 @@ class PursuitHeroBot(HeuristicBot):
         if d <= reach or gap < 1e-6:
             return None
         stand = float(s.radii[a.index] + s.radii[m.index]) + (reach if shooter else 0.0)
-        p = there + (here - there) / gap * stand
-        return (float(p[0]), float(p[1]))
+        return (tx + (hx - tx) / gap * stand, ty + (hy - ty) / gap * stand)
 
     def _scenario_hints(self, game: Game, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
         goals: dict[str, tuple[float, float]] = {}
@@ -163,8 +173,7 @@ class PursuitHeroBot(HeuristicBot):
         o = self._rules(game).current_objective()
         if o is None or o.kind == "defeat":
             return False
-        zone = next(z for z in game.scenario.scoring.zones if z.name == o.target)
-        return bool(shapely.contains_xy(self._zone_poly(zone), *game.state.xy[m.index]))
+        return self._rules(game).in_zone(m, o.target)  # the rules keep the zone's polygon
 
     # ------------------------------------------------------------- the clock
     def _near_the_end(self, game: Game) -> bool:

@@ -18,7 +18,7 @@ EDGE_TOUCH = 0.05
 
 def touches_edge(game: Ctx, m: ModelState, edge: str) -> bool:
     """Whether the model's base touches the named table edge (north is y = board height)."""
-    x, y = (float(v) for v in game.state.xy[m.index])
+    x, y = game.state.xy[m.index].tolist()
     r = float(game.state.radii[m.index])
     w, h = game.scenario.board.width, game.scenario.board.height
     if edge == "north":
@@ -49,6 +49,9 @@ class EscortRules(ScenarioSpecials):
         if not found and not reader.problems:
             reader.problem("escort_model", f"side `{side}`'s troupe has no model `{self.model_name}`")
         self.escort_id = found[0].id if found else ""
+        # Teams never change in a game: the escort's enemies are found once.
+        team = g.state.players[self.player].team
+        self._enemy_indices = tuple(m.index for m in g.state.models if g.team(m) != team)
 
     def status(self) -> str:
         m = self.escort
@@ -64,11 +67,11 @@ class EscortRules(ScenarioSpecials):
         m = self.escort
         if not m.active:
             return {}, set()
-        x, y = (float(v) for v in g.state.xy[m.index])
-        w, h = g.scenario.board.width, g.scenario.board.height
-        r = float(g.state.radii[m.index]) + 1e-6  # the base touching the edge, still on the table
-        exit_point = {"north": (x, h - r), "south": (x, r), "west": (r, y), "east": (w - r, y)}[self.edge]
+        x, y = g.state.xy[m.index].tolist()
         if g.state.players[player].team == self.escort_team:
+            w, h = g.scenario.board.width, g.scenario.board.height
+            r = float(g.state.radii[m.index]) + 1e-6  # the base touching the edge, still on the table
+            exit_point = {"north": (x, h - r), "south": (x, r), "west": (r, y), "east": (w - r, y)}[self.edge]
             return {m.id: exit_point}, set()
         hunters = [o for o in g.player_models(player) if o.active]
         return {o.id: (x, y) for o in hunters}, {m.id}
@@ -95,12 +98,17 @@ class EscortRules(ScenarioSpecials):
             st.update(outcome="exited", why=f"{m.name} escaped by the {self.edge} edge")
         elif not m.active:
             st.update(outcome="ko", why=f"{m.name} was KO'd before escaping")
-        elif not any(o.active and g.team(o) != self.escort_team for o in g.state.models):
+        elif not self._enemy_left():
             st.update(outcome="clear", why=f"no enemy is left to stop {m.name} reaching the {self.edge} edge")
         else:
             return ""
         g.emit("escort", str(st["why"]), (m.id,))
         return str(st["why"])
+
+    def _enemy_left(self) -> bool:
+        """Whether any model of another team is still active (asked at every step)."""
+        models = self.game.state.models
+        return any(models[i].active for i in self._enemy_indices)
 
     def on_step(self, step: str) -> None:
         super().on_step(step)

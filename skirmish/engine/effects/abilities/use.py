@@ -37,32 +37,36 @@ def _usable(ctx: Ctx, m: ModelState, a: Ability) -> bool:
     effect = EFFECTS.get(a.effect)
     if effect is None or TIMING_STEP.get(a.timing.value) != ctx.state.step:
         return False
-    return _usable_now(ctx, m, a, effect)
+    return _usable_now(ctx, m, a, effect, f"used:{a.name}")
 
 
-def _usable_now(ctx: Ctx, m: ModelState, a: Ability, effect: Effect) -> bool:
-    """`_usable` for an ability already known to be an action of the current step."""
+def _usable_now(ctx: Ctx, m: ModelState, a: Ability, effect: Effect, used: str) -> bool:
+    """`_usable` for an ability already known to be an action of the current step (`used` is the
+    buff that marks it used this turn)."""
     if ctx.rules.element_blocked(m, a.element):
         return False
-    if m.ap < a.ap_cost or m.buffs.get(f"used:{a.name}"):
+    if m.ap < a.ap_cost or m.buffs.get(used):
         return False
     return effect.usable(ctx, m, a)
 
 
-def _actions_now(ctx: Ctx, m: ModelState) -> list[tuple[Ability, Effect]]:
-    """The model's abilities that are actions of the current step, with their effects: a model's
-    abilities never change during a game, so the step each belongs to is looked up once."""
-    cache: dict[str, list[tuple[Ability, Effect | None, str | None]]] = ctx.memo.setdefault(
-        "ability_steps", {}
-    )
-    found = cache.get(m.id)
-    if found is None:
-        found = cache[m.id] = [
-            (a, EFFECTS.get(a.effect), TIMING_STEP.get(a.timing.value))
-            for a in abilities_of(m, ctx.armoury(m))
-        ]
-    step = ctx.state.step
-    return [(a, effect) for a, effect, when in found if effect is not None and when == step]
+_StepAbilities = list[tuple["Ability", Effect, str]]
+"""A model's abilities used in one step: each with its effect and the buff that marks it used."""
+
+
+def _actions_now(ctx: Ctx, m: ModelState) -> _StepAbilities:
+    """The model's abilities that are actions of the current step, with their effects and used
+    buffs: a model's abilities never change during a game, so each step's list is made once (the
+    phase machine asks after every action; callers only read it)."""
+    cache: dict[str, dict[str, _StepAbilities]] = ctx.memo.setdefault("ability_steps", {})
+    by_step = cache.get(m.id)
+    if by_step is None:
+        by_step = cache[m.id] = {}
+        for a in abilities_of(m, ctx.armoury(m)):
+            effect, when = EFFECTS.get(a.effect), TIMING_STEP.get(a.timing.value)
+            if effect is not None and when is not None:
+                by_step.setdefault(when, []).append((a, effect, f"used:{a.name}"))
+    return by_step.get(ctx.state.step, [])
 
 
 def candidates(ctx: Ctx, player: int, effects: Collection[str] | None = None) -> list[UseAbility]:
@@ -71,8 +75,8 @@ def candidates(ctx: Ctx, player: int, effects: Collection[str] | None = None) ->
     never worked out: a bot that uses only some effects asks this)."""
     out: list[UseAbility] = []
     for m in ctx.player_models(player):
-        for a, effect in _actions_now(ctx, m):
-            if (effects is None or a.effect in effects) and _usable_now(ctx, m, a, effect):
+        for a, effect, used in _actions_now(ctx, m):
+            if (effects is None or a.effect in effects) and _usable_now(ctx, m, a, effect, used):
                 out.extend(effect.candidates(ctx, m, a))
     return out
 
@@ -83,8 +87,8 @@ def has_options(ctx: Ctx, player: int) -> bool:
     only if none is."""
     later: list[tuple[ModelState, Ability, Effect]] = []
     for m in ctx.player_models(player):
-        for a, effect in _actions_now(ctx, m):
-            if not _usable_now(ctx, m, a, effect):
+        for a, effect, used in _actions_now(ctx, m):
+            if not _usable_now(ctx, m, a, effect, used):
                 continue
             if effect.needs_target or effect.needs_point:
                 later.append((m, a, effect))

@@ -30,6 +30,7 @@ class PursuitBase(ScenarioSpecials):
         self.adversary_team = g.state.players[
             side_index(g, self.cfg.adversary_side, reader, "adversary_side")
         ].team
+        self._adversary_indices = tuple(m.index for m in g.state.models if g.team(m) == self.adversary_team)
         g.state.extra.setdefault(
             KEY,
             {
@@ -70,8 +71,10 @@ class PursuitBase(ScenarioSpecials):
         return sorted(ms, key=lambda m: (order.get(m.profile.name, len(order)), m.index))
 
     def adversaries(self) -> list[ModelState]:
-        g = self.game
-        return [m for m in g.state.models if g.team(m) == self.adversary_team]
+        """The adversary side's models, on the table or not, in model order. Asked hundreds of times
+        a game (the active adversary); a model's team never changes, so their indices are found once."""
+        models = self.game.state.models
+        return [models[i] for i in self._adversary_indices]
 
     def active_adversaries(self) -> list[ModelState]:
         """The adversaries on the table now (in Box 1, one at a time)."""

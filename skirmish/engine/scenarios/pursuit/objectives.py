@@ -9,23 +9,37 @@ import shapely
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.clock import PursuitClock
 from skirmish.engine.scenarios.pursuit.config import title_of
+from skirmish.engine.scenarios.specials import SpecialReader
 
 
 class PursuitObjectives(PursuitClock):
     """Objective progress in story order, Tracking relief for a hero lying low, and the win."""
+
+    def read(self, reader: SpecialReader) -> None:
+        super().read(reader)
+        self._zone_polygons: dict[str, shapely.Polygon] = {}
 
     def objective_point(self) -> tuple[float, float] | None:
         """Where the current objective is (a zone's inner point), or None."""
         o = self.current_objective()
         if o is None or o.kind == "defeat":
             return None
-        zone = next(z for z in self.game.scenario.scoring.zones if z.name == o.target)
-        p = shapely.Polygon(zone.polygon).representative_point()
+        p = self._zone_polygon(o.target).representative_point()
         return (p.x, p.y)
 
-    def _in_zone(self, m: ModelState, zone: str) -> bool:
-        z = next(z for z in self.game.scenario.scoring.zones if z.name == zone)
-        return bool(shapely.contains_xy(shapely.Polygon(z.polygon), *self.game.state.xy[m.index]))
+    def _zone_polygon(self, zone: str) -> shapely.Polygon:
+        """The scoring zone called `zone` as a polygon: built once per zone (the scenario's zones
+        never change), not at every question of the scoring step and the heroes' bot."""
+        polys = self._zone_polygons
+        found = polys.get(zone)
+        if found is None:
+            z = next(z for z in self.game.scenario.scoring.zones if z.name == zone)
+            found = polys[zone] = shapely.Polygon(z.polygon)
+        return found
+
+    def in_zone(self, m: ModelState, zone: str) -> bool:
+        """Whether the centre of `m` lies strictly inside the scoring zone called `zone`."""
+        return bool(shapely.contains_xy(self._zone_polygon(zone), *self.game.state.xy[m.index]))
 
     def _score_objectives(self) -> None:
         g, st = self.game, self.st
@@ -34,10 +48,10 @@ class PursuitObjectives(PursuitClock):
             return
         done = False
         if o.kind == "reach":
-            done = any(self._in_zone(h, o.target) for h in self.heroes())
+            done = any(self.in_zone(h, o.target) for h in self.heroes())
         elif o.kind == "hold":
-            held = any(self._in_zone(h, o.target) for h in self.heroes()) and not any(
-                self._in_zone(a, o.target) for a in self.active_adversaries()
+            held = any(self.in_zone(h, o.target) for h in self.heroes()) and not any(
+                self.in_zone(a, o.target) for a in self.active_adversaries()
             )
             st["hold"] = int(st["hold"]) + 1 if held else 0
             g.emit(
