@@ -135,6 +135,12 @@ class HeuristicBot:
         bot (the Pursuit's heroes) refines it."""
         return game.rules.hints(player)
 
+    def _goal_hint(self, game: Game, m: ModelState) -> tuple[float, float] | None:
+        """The scenario's goal point for the active model `m` (`_scenario_hints`' entry for it): a
+        scenario bot that can work out one model's goal alone overrides this, so reading one goal
+        does not work out every model's."""
+        return self._scenario_hints(game, m.player)[0].get(m.id)
+
     def _mine(self, game: Game) -> list[ModelState]:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
@@ -297,7 +303,7 @@ class HeuristicBot:
             return None
         s = game.state
         foes = self._foes(game, m)
-        goal_hint = self._scenario_hints(game, m.player)[0].get(m.id)
+        goal_hint = self._goal_hint(game, m)
         if goal_hint is not None:
             return self._move_to(game, m, np.asarray(goal_hint, dtype=float))
         if not foes:

@@ -165,6 +165,11 @@ class PursuitHeroBot(HeuristicBot):
                     goals[m.id] = g
         return goals, {a.id for a in self._rules(game).active_adversaries()}
 
+    def _goal_hint(self, game: Game, m: ModelState) -> tuple[float, float] | None:
+        # `_scenario_hints`' entry for an active model is its `_goal`: asked alone, the other
+        # heroes' goals are not worked out.
+        return self._goal(game, m) if m.active else None
+
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
         g = self._goal(game, m)
         return None if g is None else np.asarray(g, dtype=float)

@@ -127,8 +127,38 @@ def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
     model on the table (used to bring models back, e.g. the Pursuit's reinforcements); None if full."""
     s = game.state
     r = float(s.radii[model.index])
-    others = [o.index for o in s.models if o.on_table and o is not model]
-    for x, y in _grid(zone_of(game, model.player), impassable_area(game), r):
-        if _clear(s.xy, s.radii, x, y, r, others):
-            return float(x), float(y)
-    return None
+    others = np.array([o.index for o in s.models if o.on_table and o is not model], dtype=np.int64)
+    pts = _zone_grid(game, model.player, r)
+    if len(pts) == 0:
+        return None
+    # `_clear` for every grid point at once: the same operations per element (`x - xy[j, 0]`, then
+    # `r + radii[j] + SPACING - 1e-9` left to right), so the first clear point is the one the loop
+    # of single points finds.
+    need = r + s.radii[others] + SPACING - 1e-9
+    gap = np.hypot(pts[:, 0:1] - s.xy[others, 0][None, :], pts[:, 1:2] - s.xy[others, 1][None, :])
+    ok = (gap >= need[None, :]).all(axis=1)
+    hit = np.flatnonzero(ok)
+    if len(hit) == 0:
+        return None
+    x, y = pts[int(hit[0])]
+    return float(x), float(y)
+
+
+def _zone_grid(game: Ctx, player: int, r: float) -> np.ndarray:
+    """`_grid` of the player's zone for radius `r`, kept on the table (whose impassable pieces it
+    depends on: a table with a piece added is another table, with its own memo) under the zone's
+    outlines and the radius, so a returning model does not union and buffer the zone again."""
+    key = (
+        tuple(tuple(map(tuple, z.polygon)) for z in game.scenario.deployment if z.player == player),
+        r,
+    )
+    cache = game.table.memo.setdefault("zone_grid", {})
+    assert isinstance(cache, dict)
+    found = cache.get(key)
+    if found is None:
+        found = _grid(zone_of(game, player), impassable_area(game), r)
+        found.setflags(write=False)
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = found
+    return found
