@@ -217,18 +217,53 @@ def _listing(
         moves: list[Move] = []
         seen: set[tuple[float, float]] = set()
         here = start.tolist()
-        paths: list[list[list[float]] | np.ndarray] = [
-            [here, t[0].tolist()] if t[1] else t[0] for t in toward if t is not None
-        ]
-        paths.extend([here, end] for end, ok in zip(ends.tolist(), legal.tolist(), strict=True) if ok)
-        for path in paths:
-            move = listed_move(model_id, path, seen)
-            if move is not None:
+        for t in toward:
+            if t is not None:
+                move = listed_move(model_id, [here, t[0].tolist()] if t[1] else t[0], seen)
+                if move is not None:
+                    moves.append(move)
+        for (end, short, move), ok in zip(
+            _straight_listing(game, model_id, start, budget, ends), legal.tolist(), strict=True
+        ):
+            if ok and not short and end not in seen:
+                seen.add(end)
                 moves.append(move)
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
         found = memo[key] = tuple(moves)
     return list(found)
+
+
+def _straight_listing(
+    game: Ctx, model_id: str, start: np.ndarray, budget: float, ends: np.ndarray
+) -> tuple[tuple[tuple[float, float], bool, Move], ...]:
+    """Per straight line of the list (start to each of `ends`, a function of the start and
+    `budget`): the end as `listed_move` rounds it, whether it is too short to list, and its move.
+    What `listed_move` would make of each line, made once per model, start and budget: the same
+    model is listed again from the same place whenever another model moved, and only which lines
+    are legal and which ends the goal moves took changes."""
+    key = (model_id, start.tobytes(), budget)
+    memo: dict[tuple[object, ...], tuple[tuple[tuple[float, float], bool, Move], ...]] = game.memo.setdefault(
+        "straight_listing", {}
+    )
+    found = memo.get(key)
+    if found is None:
+        here = start.tolist()
+        rows = []
+        for end in ends.tolist():
+            pts = [here, end]
+            # `listed_move`'s filter, the `seen` test left to the caller.
+            rows.append(
+                (
+                    (round(end[0], 3), round(end[1], 3)),
+                    segment_length(pts) < 0.25,
+                    Move(model_id, tuple(map(tuple, pts))),  # type: ignore[arg-type]  # (x, y) pairs
+                )
+            )
+        if len(memo) >= LISTING_MEMO:
+            memo.pop(next(iter(memo)))
+        found = memo[key] = tuple(rows)
+    return found
 
 
 def segment_length(pts: list[list[float]]) -> float:
