@@ -174,3 +174,18 @@ def test_r_m2_r_m3_the_compiled_straight_batch_is_the_reference(seed: int) -> No
         assert got.dtype == want.dtype and got.tolist() == want.tolist()
     big = np.repeat(xy[:1], STRAIGHT_SMALL + 1, axis=0)
     assert jit.straight_moves(mover, xy[0][None, :], big, 6.0) is None  # numpy's batch: the reference
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_compiled_finders_base_rows_are_the_plain_float_tuples(seed: int) -> None:
+    """`_Obstacles.bases_arr`, built in numpy, holds `bases_py`'s floats exactly (the compiled and
+    the plain-float kernels judge the same boxes and limits)."""
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=2)
+    n = int(rng.integers(1, 30))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    obs = Mover(t, 0, xy, radii, rng.random(n) < 0.5).obstacles(xy[0])
+    want = np.array(obs.bases_py(), dtype=float).reshape(-1, 7)
+    assert obs.bases_arr().tobytes() == want.tobytes() and obs.bases_arr().shape == want.shape
