@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skirmish.battlefield.paths.jit.kernel import edges_near, pip, point_near
+from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, pip, point_near
 from skirmish.battlefield.paths.jit.search import astar
 from skirmish.battlefield.paths.jit.straight import straight_moves
 
@@ -56,13 +56,7 @@ def _hits(
             continue
         if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
             continue
-        apx = bases[j, 0] - x0
-        apy = bases[j, 1] - y0
-        t = (apx * abx + apy * aby) * inv
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        dx = apx - t * abx
-        dy = apy - t * aby
-        if dx * dx + dy * dy < bases[j, 2]:
+        if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
             hit_b[j] = True
     for k in range(pbox.shape[0]):
         if skip_t[k] or hit_t[k]:
