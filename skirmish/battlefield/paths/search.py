@@ -432,13 +432,13 @@ def _search_now(
 
     Every segment and point judged against all bases is appended to `probes`, and every base
     the search went around to `included` (what `_search` needs to reuse the answer). One
-    compiled call where numba runs (`jit.search_now`, for a mover that does not fly), else the
-    reference `_search_py`: the same path, probes and included bases (property tests)."""
-    if not obs.flying and jit.enabled():
+    compiled call where numba runs (`jit.search_now`), else the reference `_search_py`: the same
+    path, probes and included bases (property tests)."""
+    if jit.enabled():
         question = (table, obs, start, centre, goal_r)
+        reference = functools.partial(_search_py, *question, probes, included)
         return jit.run(
-            functools.partial(jit.search_now, *question, ring_unit(), probes, included),
-            functools.partial(_search_py, *question, probes, included),
+            functools.partial(jit.search_now, *question, ring_unit(), probes, included, reference), reference
         )
     return _search_py(table, obs, start, centre, goal_r, probes, included)
 
