@@ -234,7 +234,8 @@ def _astar(
 
     This is the reference: where numba is installed `jit.astar` is the same search compiled
     (bit-identical paths, held to this by property tests), run inside the compiled lazy loop
-    (`jit.search_now`) for every mover that does not fly.
+    (`jit.search_now`); a flyer's landing at a straight finish is asked of the path's end after
+    it (and the reference runs where one does not land).
     """
     cx, cy, rad = _discs(table, obs, inc_b, inc_t)
     sx, sy = float(start[0]), float(start[1])

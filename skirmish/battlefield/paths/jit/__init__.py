@@ -22,14 +22,15 @@ reference's bit for bit, so replays do not move. What makes that hold:
 
 Selection: compiled when numba imports, `SKIRMISH_NO_JIT` is not `1` and the start-up check
 passes (the hypot replica and the libm functions against `math` on a fixed table of values, one
-small search compiled and run); otherwise the reference runs, and flyers always use it (their
-goal test asks the terrain's shapely polygons). numba is imported only after the first
-JIT_AFTER searches of a process, and compiles on first use; `cache=True` keeps the machine code
-beside the installed modules (numba's `__pycache__`, or its user cache directory when that is
-not writable), so later processes only load it. numba keys each function's cache on its own
-file's timestamp only, while `search.astar`'s machine code includes `kernel`'s and `hypot`'s:
-a stamp of the three files' contents beside the cache (`_drop_stale_cache`) empties it when
-any of them changed, so an edited development tree never runs old machine code.
+small search compiled and run); otherwise the reference runs. A flyer's landing (the terrain's
+shapely polygons) is asked in Python around the compiled call (`search_now`). numba is imported
+only after the first JIT_AFTER searches of a process, and compiles on first use; `cache=True`
+keeps the machine code beside the installed modules (numba's `__pycache__`, or its user cache
+directory when that is not writable), so later processes only load it. numba keys each
+function's cache on its own file's timestamp only, while an entry point's machine code includes
+its callees' (`kernel`'s, `hypot`'s, ...): a stamp of the compiled modules' contents beside the
+cache (`_drop_stale_cache`) empties it when any of them changed, so an edited development tree
+never runs old machine code.
 """
 
 from __future__ import annotations
@@ -244,7 +245,8 @@ def astar(
 def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
     """Every impassable piece of `obs` as the compiled kernels take them, built once per table
     (read-only): its box and edge range e0:e1 in `EdgeKernel.rows`, and its convex corners
-    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array. None for a flyer."""
+    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array. Empty for a flyer (it
+    passes over the pieces)."""
     if not len(obs.polys):
         return _NO_PIECES
     hit = table.memo.get("jit_pieces")
