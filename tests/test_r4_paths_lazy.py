@@ -7,6 +7,8 @@ exactly, on random tables and on the shipped boards, or replays and memo hits wo
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -29,15 +31,33 @@ pytestmark = pytest.mark.rule("R-C3")
 def both(
     t: Table, obs: _Obstacles, start: np.ndarray, goal: np.ndarray, goal_r: float
 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
-    """(path bytes, probes, included) from the reference and from the compiled search."""
+    """(path bytes, probes, included) from the reference and from the compiled search (whose
+    reference, for a flyer's round ending where it may not land, is counted in `REFERRED`)."""
     out = []
-    for fn in (_search_py, lambda *a: jit.search_now(*a[:5], ring_unit(), *a[5:])):
+    for compiled in (False, True):
         probes: list[tuple[float, float, float, float]] = []
         included: set[int] = set()
-        path = fn(t, obs, start, goal, goal_r, probes, included)
+        question = (t, obs, start, goal, goal_r)
+        if compiled:
+            reference = functools.partial(_referred, question, probes, included)
+            path = jit.search_now(*question, ring_unit(), probes, included, reference)
+        else:
+            path = _search_py(*question, probes, included)
         shape = None if path is None else (path.shape, path.tobytes())
         out.append((shape, np.array(probes, dtype=float).tobytes(), len(probes), sorted(included)))
     return out[0], out[1]
+
+
+REFERRED: list[int] = []
+
+
+def _referred(
+    question: tuple[Table, _Obstacles, np.ndarray, np.ndarray, float],
+    probes: list[tuple[float, float, float, float]],
+    included: set[int],
+) -> np.ndarray | None:
+    REFERRED.append(1)
+    return _search_py(*question, probes, included)
 
 
 def goals(rng: np.random.Generator, t: Table, xy: np.ndarray, obs: _Obstacles) -> list[np.ndarray]:
@@ -59,19 +79,21 @@ def goals(rng: np.random.Generator, t: Table, xy: np.ndarray, obs: _Obstacles) -
 def test_r_c3_the_compiled_lazy_search_is_the_reference(seed: int) -> None:
     """Random tables (0 to 9 pieces, 2 to 14 bases, enemies and friends): every goal kind at
     goal radius 0 (a point), a charge's contact disc and a wide disc, from the mover's position and
-    from the goal itself (a zero-length answer)."""
+    from the goal itself (a zero-length answer); walking and flying (over the terrain, landing
+    clear of it)."""
     rng = np.random.default_rng(seed)
     t = random_table(rng, pieces=int(rng.integers(0, 10)))
     n = int(rng.integers(2, 15))
     radii = rng.choice([0.5, 0.8, 1.2], n)
     xy = scatter_bases(t, rng, radii)
-    obs = Mover(t, 0, xy, radii, np.arange(n) >= n // 2).obstacles(xy[0])
-    for goal in goals(rng, t, xy, obs):
-        for goal_r in (0.0, float(radii[0] + 0.8 + 0.001), 2.5):
-            ref, fast = both(t, obs, xy[0], goal, goal_r)
-            assert fast == ref
-    ref, fast = both(t, obs, xy[0], xy[0].copy(), 0.0)
-    assert fast == ref
+    for flying in (False, True):
+        obs = Mover(t, 0, xy, radii, np.arange(n) >= n // 2, flying=flying).obstacles(xy[0])
+        for goal in goals(rng, t, xy, obs):
+            for goal_r in (0.0, float(radii[0] + 0.8 + 0.001), 2.5):
+                ref, fast = both(t, obs, xy[0], goal, goal_r)
+                assert fast == ref
+        ref, fast = both(t, obs, xy[0], xy[0].copy(), 0.0)
+        assert fast == ref
 
 
 SCENARIOS = ["open_battle", "four_kingdoms_melee", "siege_of_ba_sing_se", "hold_the_zones", "the_pursuit"]
@@ -89,7 +111,8 @@ def test_r_c3_the_compiled_lazy_search_on_the_shipped_boards(name: str) -> None:
         radii = rng.choice([0.5, 0.8, 1.2], n)
         xy = scatter_bases(t, rng, radii)
         for mover in range(3):
-            obs = Mover(t, mover, xy, radii, np.arange(n) % 2 == 1 - mover % 2).obstacles(xy[mover])
+            foes = np.arange(n) % 2 == 1 - mover % 2
+            obs = Mover(t, mover, xy, radii, foes, flying=mover == 2).obstacles(xy[mover])
             for goal in goals(rng, t, xy, obs):
                 for goal_r in (0.0, 1.5):
                     ref, fast = both(t, obs, xy[mover], goal, goal_r)
@@ -97,8 +120,8 @@ def test_r_c3_the_compiled_lazy_search_on_the_shipped_boards(name: str) -> None:
 
 
 def test_r_c3_a_search_runs_compiled_once_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`_search_now` takes the compiled loop when the finder is on, the reference when it is off,
-    and a flyer always the reference (its goal test asks the terrain's polygons)."""
+    """`_search_now` takes the compiled loop when the finder is on (a flyer too), the reference
+    when it is off."""
     rng = np.random.default_rng(7)
     t = random_table(rng, pieces=5)
     radii = rng.choice([0.5, 0.8, 1.2], 8)
@@ -111,7 +134,7 @@ def test_r_c3_a_search_runs_compiled_once_enabled(monkeypatch: pytest.MonkeyPatc
         for flying in (False, True):
             obs = Mover(t, 0, xy, radii, np.arange(8) >= 4, flying=flying).obstacles(xy[0])
             _search_now(t, obs, xy[0], xy[6], 1.5, [], set())
-    assert calls == ["fast"]
+    assert calls == ["fast", "fast"]
 
 
 def test_a_failing_compiled_loop_falls_back_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -174,3 +197,18 @@ def test_r_m2_r_m3_the_compiled_straight_batch_is_the_reference(seed: int) -> No
         assert got.dtype == want.dtype and got.tolist() == want.tolist()
     big = np.repeat(xy[:1], STRAIGHT_SMALL + 1, axis=0)
     assert jit.straight_moves(mover, xy[0][None, :], big, 6.0) is None  # numpy's batch: the reference
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_compiled_finders_base_rows_are_the_plain_float_tuples(seed: int) -> None:
+    """`_Obstacles.bases_arr`, built in numpy, holds `bases_py`'s floats exactly (the compiled and
+    the plain-float kernels judge the same boxes and limits)."""
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=2)
+    n = int(rng.integers(1, 30))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    obs = Mover(t, 0, xy, radii, rng.random(n) < 0.5).obstacles(xy[0])
+    want = np.array(obs.bases_py(), dtype=float).reshape(-1, 7)
+    assert obs.bases_arr().tobytes() == want.tobytes() and obs.bases_arr().shape == want.shape

@@ -76,9 +76,12 @@ class _Obstacles:
         return self._py
 
     def bases_arr(self) -> np.ndarray:
-        """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`)."""
+        """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`):
+        the same element-wise sums in numpy (the same floats), without the tuples."""
         if self._arr is None:
-            self._arr = np.array(self.bases_py(), dtype=float).reshape(-1, 7)
+            w = self.lim + BOX_SLACK
+            cx, cy = self.cx, self.cy
+            self._arr = np.stack([cx, cy, self.lim2, cx - w, cx + w, cy - w, cy + w], axis=-1).reshape(-1, 7)
         return self._arr
 
 

@@ -234,7 +234,8 @@ def _astar(
 
     This is the reference: where numba is installed `jit.astar` is the same search compiled
     (bit-identical paths, held to this by property tests), run inside the compiled lazy loop
-    (`jit.search_now`) for every mover that does not fly.
+    (`jit.search_now`); a flyer's landing at a straight finish is asked of the path's end after
+    it (and the reference runs where one does not land).
     """
     cx, cy, rad = _discs(table, obs, inc_b, inc_t)
     sx, sy = float(start[0]), float(start[1])
@@ -432,13 +433,13 @@ def _search_now(
 
     Every segment and point judged against all bases is appended to `probes`, and every base
     the search went around to `included` (what `_search` needs to reuse the answer). One
-    compiled call where numba runs (`jit.search_now`, for a mover that does not fly), else the
-    reference `_search_py`: the same path, probes and included bases (property tests)."""
-    if not obs.flying and jit.enabled():
+    compiled call where numba runs (`jit.search_now`), else the reference `_search_py`: the same
+    path, probes and included bases (property tests)."""
+    if jit.enabled():
         question = (table, obs, start, centre, goal_r)
+        reference = functools.partial(_search_py, *question, probes, included)
         return jit.run(
-            functools.partial(jit.search_now, *question, ring_unit(), probes, included),
-            functools.partial(_search_py, *question, probes, included),
+            functools.partial(jit.search_now, *question, ring_unit(), probes, included, reference), reference
         )
     return _search_py(table, obs, start, centre, goal_r, probes, included)
 

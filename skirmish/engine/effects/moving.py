@@ -133,8 +133,16 @@ def goals_among(game: Ctx, m: ModelState, foes: np.ndarray) -> list[np.ndarray]:
     enemy and out-of-play masks already): beside the nearest of them, and the nearest cover."""
     s = game.state
     here = s.xy[m.index]
-    goals: list[np.ndarray] = []
     idx = np.flatnonzero(foes)
+    # Kept on every input read below (the mover's place and radius, the foes' places and radii;
+    # the cover points are the table's, held in the entry and compared by identity): one step
+    # lists each model again after every action, and the enemies stand still in its own phase.
+    key = (m.index, here.tobytes(), idx.tobytes(), s.xy[idx].tobytes(), s.radii.tobytes())
+    memo: dict[tuple[object, ...], tuple[object, tuple[np.ndarray, ...]]] = game.memo.setdefault("goals", {})
+    hit = memo.get(key)
+    if hit is not None and hit[0] is game.table:
+        return list(hit[1])
+    goals: list[np.ndarray] = []
     # The nearest of each (the first of equals): the same hypot per element as one at a time.
     if len(idx):
         d = s.xy[idx] - here
@@ -143,7 +151,17 @@ def goals_among(game: Ctx, m: ModelState, foes: np.ndarray) -> list[np.ndarray]:
     if covers:
         d = game.memo["cover_points"][2] - here
         goals.append(covers[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))])
+    for g in goals:
+        g.flags.writeable = False
+    if len(memo) >= GOALS_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = (game.table, tuple(goals))
     return goals
+
+
+GOALS_MEMO = 512
+"""Goal lists a game keeps (`goals_among`; oldest forgotten first). Shared, like the cover points:
+nobody modifies a goal."""
 
 
 def cover_points(game: Ctx) -> list[np.ndarray]:

@@ -217,18 +217,56 @@ def _listing(
         moves: list[Move] = []
         seen: set[tuple[float, float]] = set()
         here = start.tolist()
-        paths: list[list[list[float]] | np.ndarray] = [
-            [here, t[0].tolist()] if t[1] else t[0] for t in toward if t is not None
-        ]
-        paths.extend([here, end] for end, ok in zip(ends.tolist(), legal.tolist(), strict=True) if ok)
-        for path in paths:
-            move = listed_move(model_id, path, seen)
-            if move is not None:
-                moves.append(move)
+        for t in toward:
+            if t is not None:
+                move = listed_move(model_id, [here, t[0].tolist()] if t[1] else t[0], seen)
+                if move is not None:
+                    moves.append(move)
+        lines = _straight_listing(game, model_id, start, budget, ends)
+        for line, ok in zip(lines, legal.tolist(), strict=True):
+            if ok and not line.short and line.end not in seen:
+                seen.add(line.end)
+                moves.append(line.move(model_id, here))
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
         found = memo[key] = tuple(moves)
     return list(found)
+
+
+class _Line:
+    """One straight line of the list, as `listed_move` judges it: its end rounded (the `seen`
+    test is the caller's), whether it is too short to list, and its move, made when first listed."""
+
+    __slots__ = ("_move", "_to", "end", "short")
+
+    def __init__(self, here: list[float], to: list[float]) -> None:
+        self._to = to
+        self.end = (round(to[0], 3), round(to[1], 3))
+        self.short = segment_length([here, to]) < 0.25
+        self._move: Move | None = None
+
+    def move(self, model_id: str, here: list[float]) -> Move:
+        if self._move is None:
+            self._move = Move(model_id, ((here[0], here[1]), (self._to[0], self._to[1])))
+        return self._move
+
+
+def _straight_listing(
+    game: Ctx, model_id: str, start: np.ndarray, budget: float, ends: np.ndarray
+) -> tuple[_Line, ...]:
+    """The list's straight lines (start to each of `ends`, a function of the start and `budget`)
+    as `listed_move` judges them, once per model, start and budget: the same model is listed again
+    from the same place whenever another model moved, and only which lines are legal and which
+    ends the goal moves took change."""
+    key = (model_id, start.tobytes(), budget)
+    memo: dict[tuple[object, ...], tuple[_Line, ...]] = game.memo.setdefault("straight_listing", {})
+    found = memo.get(key)
+    if found is None:
+        here = start.tolist()
+        if len(memo) >= LISTING_MEMO:
+            memo.pop(next(iter(memo)))
+        found = memo[key] = tuple(_Line(here, end) for end in ends.tolist())
+    return found
 
 
 def segment_length(pts: list[list[float]]) -> float:

@@ -22,14 +22,15 @@ reference's bit for bit, so replays do not move. What makes that hold:
 
 Selection: compiled when numba imports, `SKIRMISH_NO_JIT` is not `1` and the start-up check
 passes (the hypot replica and the libm functions against `math` on a fixed table of values, one
-small search compiled and run); otherwise the reference runs, and flyers always use it (their
-goal test asks the terrain's shapely polygons). numba is imported only after the first
-JIT_AFTER searches of a process, and compiles on first use; `cache=True` keeps the machine code
-beside the installed modules (numba's `__pycache__`, or its user cache directory when that is
-not writable), so later processes only load it. numba keys each function's cache on its own
-file's timestamp only, while `search.astar`'s machine code includes `kernel`'s and `hypot`'s:
-a stamp of the three files' contents beside the cache (`_drop_stale_cache`) empties it when
-any of them changed, so an edited development tree never runs old machine code.
+small search compiled and run); otherwise the reference runs. A flyer's landing (the terrain's
+shapely polygons) is asked in Python around the compiled call (`search_now`). numba is imported
+only after the first JIT_AFTER searches of a process, and compiles on first use; `cache=True`
+keeps the machine code beside the installed modules (numba's `__pycache__`, or its user cache
+directory when that is not writable), so later processes only load it. numba keys each
+function's cache on its own file's timestamp only, while an entry point's machine code includes
+its callees' (`kernel`'s, `hypot`'s, ...): a stamp of the compiled modules' contents beside the
+cache (`_drop_stale_cache`) empties it when any of them changed, so an edited development tree
+never runs old machine code.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT
-from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL
+from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL, _lands
 from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import ARC_TOL, NODE_MARGIN, _convex_vertices, _discs
@@ -244,7 +245,8 @@ def astar(
 def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
     """Every impassable piece of `obs` as the compiled kernels take them, built once per table
     (read-only): its box and edge range e0:e1 in `EdgeKernel.rows`, and its convex corners
-    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array. None for a flyer."""
+    (`tangents._convex_vertices`) as verts[v0:v1] of one (v, 2) array. Empty for a flyer (it
+    passes over the pieces)."""
     if not len(obs.polys):
         return _NO_PIECES
     hit = table.memo.get("jit_pieces")
@@ -290,22 +292,33 @@ def search_now(
     unit: np.ndarray,
     probes: list[tuple[float, float, float, float]],
     included: set[int],
+    reference: Callable[[], np.ndarray | None],
 ) -> np.ndarray | None:
-    """`search._search_now` compiled, one call a search (call only when `enabled()` and the mover
-    does not fly, on the table's impassable pieces): the same path, with the same probes and
-    included bases appended (only once the compiled call has returned)."""
+    """`search._search_now` compiled, one call a search (call only when `enabled()`): the same
+    path, with the same probes and included bases appended (only once the compiled call has
+    returned). For a flyer whose A* rounds ended somewhere it may not land, `reference()`
+    answers instead (see `lazy.search_now`; nothing is appended then)."""
     jlazy = _LOADED[0]
-    assert jlazy is not None and not obs.flying
+    assert jlazy is not None
     box, e0, e1, verts, v0, v1 = pieces(table, obs)
     sx, sy = start.tolist()
     gx, gy = centre.tolist()
-    found, path, got, inc = jlazy.search_now(
+    dc = float(np.hypot(sx - gx, sy - gy))  # numpy's (the C library's) hypot, as the reference
+    direct_lands, ring_lands = True, np.ones(len(unit), dtype=bool)
+    if obs.flying:  # the reference's landing questions, asked here (pure, so in any order)
+        if goal_r > 0:
+            direct = centre + (start - centre) * (goal_r / dc) if dc > goal_r else centre
+            ring_lands = np.ascontiguousarray(_lands(table, obs, centre + goal_r * unit))
+        else:
+            direct = centre
+        direct_lands = bool(_lands(table, obs, direct[None, :])[0])
+    found, path, got, inc, ends = jlazy.search_now(
         sx,
         sy,
         gx,
         gy,
         float(goal_r),
-        float(np.hypot(sx - gx, sy - gy)),  # numpy's (the C library's) hypot, as the reference
+        dc,
         obs.bases_arr(),
         obs.clearance,
         obs.kern.rows,
@@ -318,6 +331,8 @@ def search_now(
         obs.radius + NODE_MARGIN,
         NODE_MARGIN,
         unit,
+        direct_lands,
+        ring_lands,
         obs.tlim + BOX_SLACK,
         obs.tlim2,
         obs.radius - 1e-9,
@@ -326,6 +341,8 @@ def search_now(
         BLOCKED_SMALL,
         ARC_TOL,
     )
+    if obs.flying and len(ends) and not _lands(table, obs, ends).all():
+        return reference()
     probes.extend(map(tuple, got.tolist()))
     included.update(inc.tolist())
     return path if found else None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skirmish.battlefield.paths.jit.kernel import edges_near, pip, point_near
+from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, pip, point_near
 from skirmish.battlefield.paths.jit.search import astar
 from skirmish.battlefield.paths.jit.straight import straight_moves
 
@@ -56,13 +56,7 @@ def _hits(
             continue
         if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
             continue
-        apx = bases[j, 0] - x0
-        apy = bases[j, 1] - y0
-        t = (apx * abx + apy * aby) * inv
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        dx = apx - t * abx
-        dy = apy - t * aby
-        if dx * dx + dy * dy < bases[j, 2]:
+        if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
             hit_b[j] = True
     for k in range(pbox.shape[0]):
         if skip_t[k] or hit_t[k]:
@@ -136,6 +130,8 @@ def search_now(
     corner_r: float,
     node_margin: float,
     unit: np.ndarray,
+    direct_lands: bool,
+    ring_lands: np.ndarray,
     tl: float,
     tl2: float,
     lo: float,
@@ -143,13 +139,19 @@ def search_now(
     height: float,
     blocked_small: int,
     arc_tol: float,
-) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`search._search_now` for a mover that does not fly, on every base's row (`bases_arr`)
     and clearance, every piece's box and edge range, and every piece's convex corners
     (verts[v0[k]:v1[k]], circles of radius `corner_r`); `dc` is |start - centre| as the
     reference computes it (numpy's hypot) and `unit` the RING directions.
 
-    Returns (found, path, probes (q, 4), included bases)."""
+    A flyer may end only where it lands (`check._lands`, a shapely question): the caller answers
+    it for the straight try's end (`direct_lands`) and the ring (`ring_lands`); the A* rounds do
+    not ask it of their straight finishes, so the caller asks it of every round's end (returned)
+    and runs the reference when one does not land (only then could the two differ: until a
+    finish the reference refuses for its landing, both pop the same entries).
+
+    Returns (found, path, probes (q, 4), included bases, every round's end (k, 2))."""
     nb = bases.shape[0]
     npc = pbox.shape[0]
     hx = width - lo
@@ -177,7 +179,7 @@ def search_now(
         probes = _add(probes, nprobe + 1, x1, y1, x1, y1)
         nprobe += 2
         _hits(sx, sy, x1, y1, bases, edges, pbox, pe0, pe1, tl, tl2, none_b, none_t, inc_b, inc_t)
-        if _legal(x1, y1, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, True):
+        if _legal(x1, y1, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, True) and direct_lands:
             if not inc_b.any() and not inc_t.any():
                 if dc > 1e-12:
                     out = np.empty((2, 2))
@@ -189,7 +191,7 @@ def search_now(
                     out = np.empty((1, 2))
                     out[0, 0] = sx
                     out[0, 1] = sy
-                return True, out, probes[:nprobe], np.empty(0, dtype=np.int64)
+                return True, out, probes[:nprobe], np.empty(0, dtype=np.int64), nothing[:0]
             if not dc > 1e-12:
                 inc_b[:] = False
                 inc_t[:] = False
@@ -206,7 +208,9 @@ def search_now(
             qy = gy + goal_r * unit[r, 1]
             probes = _add(probes, nprobe, qx, qy, qx, qy)
             nprobe += 1
-            keep[r] = _legal(qx, qy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_ring)
+            keep[r] = (
+                _legal(qx, qy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_ring) and ring_lands[r]
+            )
         ring = np.empty((keep.sum(), 2))
         q = 0
         for r in range(nr):
@@ -218,11 +222,17 @@ def search_now(
         ring = nothing
         probes = _add(probes, nprobe, gx, gy, gx, gy)
         nprobe += 1
-        if not _legal(gx, gy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_one):
-            return False, nothing, probes[:nprobe], _included(inc_b)
+        if (
+            not _legal(gx, gy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_one)
+            or not direct_lands
+        ):
+            return False, nothing, probes[:nprobe], _included(inc_b), nothing[:0]
     new_b = np.zeros(nb, dtype=np.bool_)
     new_t = np.zeros(npc, dtype=np.bool_)
-    for _ in range(nb + npc + 1):
+    rounds = nb + npc + 1
+    ends = np.empty((rounds, 2))
+    nend = 0
+    for _ in range(rounds):
         # The included obstacles as `_discs` and `jit.arrays` give them to A*.
         sel_b = _included(inc_b)
         sel_t = _included(inc_t)
@@ -261,9 +271,12 @@ def search_now(
             blocked_small, arc_tol,
         )  # fmt: skip
         if not found:
-            return False, nothing, probes[:nprobe], _included(inc_b)
+            return False, nothing, probes[:nprobe], _included(inc_b), ends[:nend]
+        ends[nend, 0] = path[path.shape[0] - 1, 0]
+        ends[nend, 1] = path[path.shape[0] - 1, 1]
+        nend += 1
         if path.shape[0] == 1:
-            return True, path, probes[:nprobe], _included(inc_b)
+            return True, path, probes[:nprobe], _included(inc_b), ends[:nend]
         for i in range(path.shape[0] - 1):
             probes = _add(probes, nprobe, path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1])
             nprobe += 1
@@ -276,10 +289,10 @@ def search_now(
                 tl, tl2, inc_b, inc_t, new_b, new_t,
             )  # fmt: skip
         if not new_b.any() and not new_t.any():
-            return True, path, probes[:nprobe], _included(inc_b)
+            return True, path, probes[:nprobe], _included(inc_b), ends[:nend]
         inc_b |= new_b
         inc_t |= new_t
-    return False, nothing, probes[:nprobe], _included(inc_b)
+    return False, nothing, probes[:nprobe], _included(inc_b), ends[:nend]
 
 
 @njit(cache=True)
