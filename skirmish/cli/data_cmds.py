@@ -51,7 +51,7 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
 
         return building_problems(load_troupe_data(data, path), path, points_limit)
     if kind == "scenario":
-        from skirmish.engine.scenarios.specials import file_problems
+        from skirmish.engine.scenarios import file_problems
 
         scenario = load_scenario_data(data, path)
         return file_problems(scenario, path) + _scenario_troupes(scenario, path)

@@ -16,7 +16,7 @@ from skirmish.engine.scenarios.duel.rules import DuelRules
 from skirmish.engine.scenarios.escort import EscortRules
 from skirmish.engine.scenarios.pursuit import PURSUIT_KEYS, PursuitConfig, PursuitRules, parse_config
 from skirmish.engine.scenarios.registry import VICTORY, rules_for
-from skirmish.engine.scenarios.specials import ScenarioSpecials
+from skirmish.engine.scenarios.specials import ScenarioSpecials, file_problems
 
 __all__ = [
     "PURSUIT_KEYS",
@@ -27,6 +27,7 @@ __all__ = [
     "PursuitRules",
     "ScenarioRules",
     "ScenarioSpecials",
+    "file_problems",
     "parse_config",
     "rules_for",
 ]
