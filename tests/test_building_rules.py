@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_cli import run
 
-from skirmish.cli.main import main
 from skirmish.data.building import POINTS_PER_HERO, building_problems, cost_breakdown, hero_allowance
 from skirmish.data.catalogue import content_root, find_troupe
 from skirmish.data.loader import load_troupe_data
@@ -23,17 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CONTENT = content_root()
 GARRISON = CONTENT / "troupes" / "custom_ba_sing_se_garrison.toml"
 HUNTERS = CONTENT / "troupes" / "custom_bounty_hunters.toml"
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the real `skirmish` entry point in-process; (exit code, stdout, stderr)."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def toml_value(v: Any) -> str:

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 from helpers_engine import advance_to, keep_only, m, place
 
-from skirmish.cli.main import main
 from skirmish.data.errors import DataError
 from skirmish.engine import campaign as cp
 from skirmish.engine.core.actions import Decline, EndStep, Shoot, UseAbility
@@ -17,16 +17,6 @@ from skirmish.engine.game import Game
 from skirmish.engine.scenarios import parse_config
 
 CAMP = cp.load_campaign()
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_r_x3_shipped_campaign_is_seven_valid_pursuit_boxes_in_order() -> None:

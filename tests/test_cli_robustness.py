@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 
 from skirmish.cli.errors import MAX_LINE, UsageProblem, clip, output_path, write_output
 from skirmish.cli.main import _bots_flag, main
@@ -29,16 +30,6 @@ SCENARIOS = content_root() / "scenarios"
 TROUPES = content_root() / "troupes"
 GAME = ["play", "avatar_duel", "--headless", "--bots", "--turns", "1"]
 HAS_PROC = Path("/proc/self").is_dir()
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def bad_input(argv: list[str], capsys: pytest.CaptureFixture[str], *fragments: str) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 
 from skirmish.data.catalogue import resolve
-from tests.helpers_cli import run
 
 
 @pytest.mark.parametrize("turns", ["1", "2"])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import shapely
+from helpers_cli import run
 
-from skirmish.cli.main import main
 from skirmish.data.catalogue import find_scenario, find_troupe, shipped
 from skirmish.data.loader import load_scenario
 from skirmish.data.scenario import Cover, Scenario, Victory
@@ -29,16 +29,6 @@ EXPECTED = {
 }
 EVENT_EFFECTS = set(EFFECTS)
 OBJECTIVE_KINDS = {"reach", "hold", "defeat"}
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def impassable(s: Scenario) -> shapely.Geometry:

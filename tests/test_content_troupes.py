@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 
-from skirmish.cli.main import main
 from skirmish.data.building import building_problems
 from skirmish.data.catalogue import find_troupe, shipped
 from skirmish.data.loader import load_troupe, troupe_armoury
@@ -26,16 +26,6 @@ BATTLE_TROUPES = [
     "piandao_school",
     "air_temple_monks",
 ]
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def all_troupes() -> dict[str, Troupe]:

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers_cli import run as cli
 
 import skirmish.data.atomic as atomic
-from skirmish.cli.main import main
 from skirmish.data.atomic import clean_stale_temporaries, write_atomic
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.sim.executors import ExecutorUnavailable, InlineExecutor, LocalPool
@@ -43,16 +43,6 @@ def plan() -> Plan:
     return Plan(
         scenario, (Matchup(a, b, "team_avatar", "zuko_hunting_party"),), scenario.options, seed=7, turns=1
     )
-
-
-def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _numbers(report: dict[str, Any]) -> dict[str, Any]:

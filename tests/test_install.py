@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers_cli import run
 
 import skirmish
 from skirmish.cli.data_cmds import SCHEMA_KINDS, schema_text
@@ -26,16 +27,6 @@ GOLDEN = ROOT / "tests" / "golden"
 SCHEMA_PYDANTIC = (2, 14)
 """The pydantic the shipped schema files are generated with (older ones word a few keys differently)."""
 DUEL = ["play", "avatar_duel", "--headless", "--bots", "--turns", "2", "--seed", "3"]
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str], *fragments: str) -> str:
