@@ -54,12 +54,21 @@ def parse_config(scenario: Scenario, troupes: list[Troupe] | None = None) -> Pur
     With `troupes` (one per side) the model names are checked against them too.
     """
     r = SpecialReader(scenario.name, scenario.special)
+    before = len(r.problems)
     start = r.get_int("tracking_start", 1, lo=0, hi=99)
     length = r.get_int("tracking_length", lo=1, hi=99)
-    if start >= length:
+    # Compared only when both were read: a bad one is its own problem, not also this one.
+    track_ok = len(r.problems) == before
+    if track_ok and start >= length:
         r.problem("tracking_start", f"{start} must be below tracking_length {length}")
     per_turn = r.get_int("events_per_turn", 1, lo=0, hi=10)
+    before = len(r.problems)
     extra_at = tuple(r.get_ints("events_extra_at", []))
+    if track_ok and len(r.problems) == before:
+        for i, at in enumerate(extra_at):
+            # An extra event comes once Tracking reaches `at`: a value past the track never comes.
+            if not 0 <= at <= length:
+                r.problem(f"events_extra_at[{i}]", f"{at} is not a Tracking value (0 to {length})")
     deck: list[Card] = []
     for i, text in enumerate(r.get_strs("event_deck")):
         key = f"event_deck[{i}]"
