@@ -124,6 +124,11 @@ class Table:
             else np.empty(0, dtype=object)
         )
         shapely.prepare(self.polygons)
+        # Each piece's bounding box as plain floats (min x, min y, max x, max y): a point outside
+        # it is not inside the piece, so the per-piece containment tests skip it (`_near`).
+        self.piece_boxes: tuple[tuple[float, float, float, float], ...] = tuple(
+            tuple(b) for b in shapely.bounds(self.polygons).reshape(-1, 4).tolist()
+        )
         self.cover_rank = np.array([p.cover.rank for p in self.pieces], dtype=np.int8)
         self.heights = np.array([p.height for p in self.pieces], dtype=float)
         self.blocks_sight = np.array([p.blocks_sight for p in self.pieces], dtype=bool)
@@ -279,12 +284,26 @@ class Table:
                 out[k] = memo[pts[k]] = (r, c, h)
         return [f for f in out if f is not None]
 
+    def _near(self, i: int, xy: np.ndarray, pts: list[list[float]] | None) -> np.ndarray:
+        """Per centre: whether it lies inside piece `i`, testing only the centres inside its
+        bounding box (the others cannot be: the piece's interior lies within its box). The same
+        answer per centre as testing them all; `pts` is `xy` as plain floats for a small batch."""
+        if pts is None:
+            return shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+        x0, y0, x1, y1 = self.piece_boxes[i]
+        rows = [k for k, (x, y) in enumerate(pts) if x0 <= x <= x1 and y0 <= y <= y1]
+        inside = np.zeros(len(pts), dtype=bool)
+        if rows:
+            inside[rows] = shapely.contains_xy(self.polygons[i], xy[rows, 0], xy[rows, 1])
+        return inside
+
     def _cover_now(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(xy)
         rank = np.zeros(n, dtype=np.int8)
         piece = np.full(n, -1, dtype=np.int64)
-        for i in np.flatnonzero(self.cover_rank > 0):
-            inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+        pts = xy.tolist() if n <= FACTS_BATCH else None
+        for i in np.flatnonzero(self.cover_rank > 0).tolist():
+            inside = self._near(i, xy, pts)
             better = inside & (self.cover_rank[i] > rank)
             rank[better] = self.cover_rank[i]
             piece[better] = i
@@ -299,8 +318,9 @@ class Table:
 
     def _height_now(self, xy: np.ndarray) -> np.ndarray:
         h = np.zeros(len(xy))
-        for i in np.flatnonzero(self.heights > 0):
-            inside = shapely.contains_xy(self.polygons[i], xy[:, 0], xy[:, 1])
+        pts = xy.tolist() if len(xy) <= FACTS_BATCH else None
+        for i in np.flatnonzero(self.heights > 0).tolist():
+            inside = self._near(i, xy, pts)
             h = np.where(inside, np.maximum(h, self.heights[i]), h)
         return h
 
