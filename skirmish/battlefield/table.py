@@ -127,7 +127,7 @@ class Table:
         # Each piece's bounding box as plain floats (min x, min y, max x, max y): a point outside
         # it is not inside the piece, so the per-piece containment tests skip it (`_near`).
         self.piece_boxes: tuple[tuple[float, float, float, float], ...] = tuple(
-            tuple(b) for b in shapely.bounds(self.polygons).reshape(-1, 4).tolist()
+            (x0, y0, x1, y1) for x0, y0, x1, y1 in shapely.bounds(self.polygons).reshape(-1, 4).tolist()
         )
         self.cover_rank = np.array([p.cover.rank for p in self.pieces], dtype=np.int8)
         self.heights = np.array([p.height for p in self.pieces], dtype=float)
