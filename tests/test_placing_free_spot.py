@@ -13,7 +13,7 @@ from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects import placing
-from skirmish.engine.effects.placing import free_spot
+from skirmish.engine.effects.placing import SPACING, free_spot
 from skirmish.engine.game import Game
 
 
@@ -24,7 +24,7 @@ def _reference(game: Game, model: ModelState) -> tuple[float, float] | None:
     others = [o.index for o in s.models if o.on_table and o is not model]
     grid = placing._grid(placing.zone_of(game, model.player), placing.impassable_area(game), r)
     for x, y in grid:
-        if placing._clear(s.xy, s.radii, x, y, r, others):
+        if all(np.hypot(x - s.xy[j, 0], y - s.xy[j, 1]) >= r + s.radii[j] + SPACING - 1e-9 for j in others):
             return float(x), float(y)
     return None
 

@@ -66,8 +66,18 @@ def _grid(zone: BaseGeometry, blocked: BaseGeometry, r: float) -> np.ndarray:
     return pts[order]
 
 
-def _clear(xy: np.ndarray, radii: np.ndarray, x: float, y: float, r: float, others: list[int]) -> bool:
-    return all(np.hypot(x - xy[j, 0], y - xy[j, 1]) >= r + radii[j] + SPACING - 1e-9 for j in others)
+def _first_clear(
+    pts: np.ndarray, xy: np.ndarray, radii: np.ndarray, r: float, others: list[int]
+) -> int | None:
+    """The first of `pts` where a base of radius `r` stands `SPACING` clear of every base in
+    `others` (their centres `xy`, radii `radii`), or None. Every point is tested at once, with the
+    operations of one point at a time per element (`x - xy[j, 0]`, then `r + radii[j] + SPACING -
+    1e-9` left to right), so the first clear point is the one a loop over the points finds."""
+    j = np.asarray(others, dtype=np.int64)
+    need = r + radii[j] + SPACING - 1e-9
+    gap = np.hypot(pts[:, 0:1] - xy[j, 0][None, :], pts[:, 1:2] - xy[j, 1][None, :])
+    hit = np.flatnonzero((gap >= need[None, :]).all(axis=1))
+    return int(hit[0]) if len(hit) else None
 
 
 def auto_deploy(game: Ctx) -> None:
@@ -111,13 +121,11 @@ def _deploy(game: Ctx) -> np.ndarray:
                 pts = grids[(p, r)] = _grid(zone, blocked, r)
             if len(pts) == 0:
                 raise ValueError(f"deployment zone of {s.players[p].name} has no room for {m.id}")
-            for x, y in pts:
-                if _clear(xy, s.radii, x, y, r, placed):
-                    xy[m.index] = (x, y)
-                    placed.append(m.index)
-                    break
-            else:
+            k = _first_clear(pts, xy, s.radii, r, placed)
+            if k is None:
                 raise ValueError(f"deployment zone of {s.players[p].name} is too small for its troupe")
+            xy[m.index] = pts[k]
+            placed.append(m.index)
     xy.setflags(write=False)
     return xy
 
@@ -127,20 +135,12 @@ def free_spot(game: Ctx, model: ModelState) -> tuple[float, float] | None:
     model on the table (used to bring models back, e.g. the Pursuit's reinforcements); None if full."""
     s = game.state
     r = float(s.radii[model.index])
-    others = np.array([o.index for o in s.models if o.on_table and o is not model], dtype=np.int64)
+    others = [o.index for o in s.models if o.on_table and o is not model]
     pts = _zone_grid(game, model.player, r)
-    if len(pts) == 0:
+    k = _first_clear(pts, s.xy, s.radii, r, others)
+    if k is None:
         return None
-    # `_clear` for every grid point at once: the same operations per element (`x - xy[j, 0]`, then
-    # `r + radii[j] + SPACING - 1e-9` left to right), so the first clear point is the one the loop
-    # of single points finds.
-    need = r + s.radii[others] + SPACING - 1e-9
-    gap = np.hypot(pts[:, 0:1] - s.xy[others, 0][None, :], pts[:, 1:2] - s.xy[others, 1][None, :])
-    ok = (gap >= need[None, :]).all(axis=1)
-    hit = np.flatnonzero(ok)
-    if len(hit) == 0:
-        return None
-    x, y = pts[int(hit[0])]
+    x, y = pts[k]
     return float(x), float(y)
 
 
