@@ -124,6 +124,15 @@ _DIRS = np.array(DIRECTIONS)
 _DIRS.flags.writeable = False
 
 
+MIN_LISTED = 0.25
+"""A candidate move shorter than this (inches) is not listed."""
+
+
+def end_key(point: list[float]) -> tuple[float, float]:
+    """Where a listed move ends, to 0.001": two entries ending at one key are one entry."""
+    return (round(point[0], 3), round(point[1], 3))
+
+
 def listed_move(
     model_id: str, path: np.ndarray | list[list[float]] | None, seen: set[tuple[float, float]]
 ) -> Move | None:
@@ -133,8 +142,8 @@ def listed_move(
     if path is None or len(path) < 2:
         return None
     pts = path if isinstance(path, list) else path.tolist()
-    end = (round(pts[-1][0], 3), round(pts[-1][1], 3))
-    if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < 0.25:
+    end = end_key(pts[-1])
+    if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < MIN_LISTED:
         return None
     seen.add(end)
     return Move(model_id, tuple(map(tuple, pts)))  # type: ignore[arg-type]  # (x, y) pairs
@@ -241,8 +250,8 @@ class _Line:
 
     def __init__(self, here: list[float], to: list[float]) -> None:
         self._to = to
-        self.end = (round(to[0], 3), round(to[1], 3))
-        self.short = segment_length([here, to]) < 0.25
+        self.end = end_key(to)
+        self.short = segment_length([here, to]) < MIN_LISTED
         self._move: Move | None = None
 
     def move(self, model_id: str, here: list[float]) -> Move:
