@@ -75,16 +75,24 @@ def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float]
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
+    """Every Charge the player may declare (R-C3), by charger then target.
+
+    Sight for every (charger, enemy) pair is asked in one batch (`sees_each`), not one per
+    charger: each pair's answer is its own, and the kernel costs far more per call than per pair
+    (in four_kingdoms_melee, after each charge only the charger's pairs are new, one or two a
+    row, so asking row by row paid a kernel call for each)."""
     out: list[Action] = []
-    for m in game.player_models(player):
-        if not can_charge(game, m):
+    chargers = [m for m in game.player_models(player) if can_charge(game, m)]
+    pairs = foe_pairs(game, chargers)
+    seen = game.sees_each(pairs)
+    for (m, t), sees in zip(pairs, seen, strict=True):
+        if not sees:
             continue
-        for t in charge_targets(game, m):
-            if game.options.premeasure:
-                found = measure(game, m, t)
-                if found is None or found[1] > m.profile.charge:
-                    continue
-            out.append(Charge(m.id, t.id))
+        if game.options.premeasure:
+            found = measure(game, m, t)
+            if found is None or found[1] > m.profile.charge:
+                continue
+        out.append(Charge(m.id, t.id))
     return out
 
 
