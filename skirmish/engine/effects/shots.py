@@ -141,6 +141,22 @@ def shot_scores_each(
     return out
 
 
+def attack_floor(game: Ctx, shooter: ModelState, spec: ShotSpec) -> int:
+    """The lowest Shooting score before the die (`base_total`) that `shooter` can have with `spec`
+    at any target now (R-C1): its own part of `scores_of_facts` (Ranged, firing from cover, a
+    friend within 5", the weapon's bonus, the ranged buff) and the worst a target can add (-2 for
+    its cover; higher ground and the weakness add +1 or nothing). Above 0, no target of this
+    weapon is an Impossible Shot, so a list of shots need not score them."""
+    return (
+        shooter.profile.ranged
+        + (game.cover(shooter) >= 2)
+        + game.friend_within(shooter, 5.0)
+        + spec.bonus
+        + shooter.buffs.get("ranged", 0)
+        - 2
+    )
+
+
 def scores_of_facts(
     ranged: int,
     dodge_stat: int,
