@@ -139,7 +139,7 @@ def _check_save_kind(path: Path) -> None:
     text = read_text(path)
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return  # load_save says what is wrong with the JSON itself
     if isinstance(data, dict) and data.get("format") != SAVE_FORMAT:
         found = data.get("format")

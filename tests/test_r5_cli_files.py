@@ -1,0 +1,128 @@
+"""cli.md "2 on bad input (with a one-line message naming the file, the field or the flag — never a
+Python traceback)": hostile files found by the round-5 audit of the command-line contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers_cli import run
+
+from skirmish.data.catalogue import resolve
+
+HUGE = "1" + "0" * 5000
+"""Python's int() refuses a literal of more than 4,300 digits with a plain ValueError (exit 1 before)."""
+
+
+def one_problem(code: int, err: str, *words: str) -> None:
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("skirmish: ") and "internal error" not in err, err
+    for w in words:
+        assert w in lines[0], err
+
+
+def a_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    out = tmp_path / "r.json"
+    code, _, err = run(["play", "--headless", "--bots", "--seed", "3", "--replay", str(out)], capsys)
+    assert code == 0, err
+    return out
+
+
+def a_save(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    save = tmp_path / "camp.json"
+    code, _, err = run(["campaign", "play", "--file", str(save), "--headless", "--seed", "3"], capsys)
+    assert code == 0, err
+    return save
+
+
+def test_a_number_of_thousands_of_digits_in_a_toml_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    troupe, scenario = tmp_path / "big_troupe.toml", tmp_path / "big_scenario.toml"
+    troupe.write_text(resolve("troupes", "team_avatar").read_text().replace("hp = 3", f"hp = {HUGE}", 1))
+    battle = resolve("scenarios", "open_battle").read_text()
+    scenario.write_text(battle.replace("turns = 6", f"turns = {HUGE}"))
+    for bad, argv in (
+        (troupe, ["validate", str(troupe)]),
+        (troupe, ["troupe", "cost", str(troupe)]),
+        (troupe, ["play", "--headless", "--bots", "--troupe", str(troupe), "--troupe", "team_avatar"]),
+        (scenario, ["validate", str(scenario)]),
+        (scenario, ["play", str(scenario), "--headless", "--bots"]),
+    ):
+        code, _, err = run(argv, capsys)
+        one_problem(code, err, str(bad), "too long")
+
+
+def test_a_number_of_thousands_of_digits_in_a_replay_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rep = a_replay(tmp_path, capsys)
+    text = rep.read_text()
+    rep.write_text(text.replace('"seed": 3', f'"seed": {HUGE}', 1))
+    for verb in (["validate"], ["replay", "--verify"], ["replay", "--headless"]):
+        argv = [verb[0], str(rep), *verb[1:]]
+        code, _, err = run(argv, capsys)
+        one_problem(code, err, str(rep), "too long")
+    code, out, err = run(["replay", str(rep), "--verify", "--json"], capsys)
+    assert code == 2 and json.loads(out)["ok"] is False, err
+
+
+def test_r_x3_a_campaign_save_is_read_as_strictly_as_a_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key given twice (json.loads kept the last one), NaN, and a number too long to read."""
+    save = a_save(tmp_path, capsys)
+    text = save.read_text()
+    assert '"attempts": 0' in text
+    cases = {
+        '"attempts": 0, "attempts": 1': ("attempts", "twice"),
+        '"attempts": NaN': ("NaN",),
+        f'"attempts": {HUGE}': ("too long",),
+    }
+    for edit, words in cases.items():
+        save.write_text(text.replace('"attempts": 0', edit, 1))
+        for argv in (
+            ["campaign", "status", "--file", str(save)],
+            ["campaign", "play", "--headless", "--file", str(save), "--json"],
+            ["validate", str(save)],
+        ):
+            code, _, err = run(argv, capsys)
+            one_problem(code, err, str(save), *words)
+        assert save.read_text() == text.replace('"attempts": 0', edit, 1)  # never rewritten
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [("hero", "nobody", "rewards[0].hero"), ("ability", "no_such_ability", "rewards[0].ability")],
+)
+def test_r_x3_a_save_reward_for_no_hero_or_no_ability_exits_2(
+    field: str, value: str, named: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`with_rewards` skips a reward it cannot give: an edited save was played without a word."""
+    save = a_save(tmp_path, capsys)
+    data = json.loads(save.read_text())
+    assert data["rewards"], "Box 1 won: it carries its rewards"
+    data["rewards"][0][field] = value
+    if field == "ability":
+        data["rewards"][0]["stat"] = None
+    save.write_text(json.dumps(data))
+    for argv in (
+        ["campaign", "status", "--file", str(save)],
+        ["campaign", "play", "--headless", "--file", str(save)],
+        ["validate", str(save)],
+    ):
+        code, _, err = run(argv, capsys)
+        one_problem(code, err, str(save), named, value)
+
+
+def test_r_x3_validate_checks_a_save_against_the_campaign_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = a_save(tmp_path, capsys)
+    data = json.loads(save.read_text())
+    data["campaign"] = "no_such_campaign"
+    save.write_text(json.dumps(data))
+    code, _, err = run(["validate", str(save)], capsys)
+    one_problem(code, err, str(save), "campaign", "no_such_campaign")
