@@ -126,3 +126,31 @@ def test_r_x3_validate_checks_a_save_against_the_campaign_it_names(
     save.write_text(json.dumps(data))
     code, _, err = run(["validate", str(save)], capsys)
     one_problem(code, err, str(save), "campaign", "no_such_campaign")
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{\n "format": "skirmish-replay"\n}\n', "a,b,c\n1,2,3\n", "notes without a newline", "{}\n"],
+)
+def test_resume_never_overwrites_a_file_that_is_no_results_file(
+    content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--resume r.json` on a replay emptied it and wrote results there, exit 0."""
+    mine = tmp_path / "mine.json"
+    mine.write_text(content)
+    argv = ["test-troupes", "team_avatar", "zuko_hunting_party", "--games", "2", "--workers", "1"]
+    code, _, err = run([*argv, "--resume", str(mine)], capsys)
+    one_problem(code, err, "--resume", str(mine), "not a Skirmish results file")
+    assert mine.read_text() == content
+
+
+def test_resume_starts_afresh_over_a_header_cut_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "results.jsonl"
+    results.write_bytes(b'{"about":{"bat')  # killed while the header was being written
+    argv = ["test-troupes", "team_avatar", "zuko_hunting_party", "--games", "2", "--workers", "1", "--json"]
+    code, out, err = run([*argv, "--resume", str(results)], capsys)
+    assert code == 0, err
+    assert json.loads(out)["games"] == 2
+    assert results.read_bytes().startswith(b'{"about":') and b"skirmish_results" in results.read_bytes()
