@@ -154,3 +154,29 @@ def test_resume_starts_afresh_over_a_header_cut_short(
     assert code == 0, err
     assert json.loads(out)["games"] == 2
     assert results.read_bytes().startswith(b'{"about":') and b"skirmish_results" in results.read_bytes()
+
+
+def _reader_gone(*args: object, **kwargs: object) -> None:
+    raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("verb", ["play", "replay --headless", "replay --verify"])
+def test_files_asked_for_are_written_before_a_closed_stdout_ends_the_command(
+    verb: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`skirmish play --replay r.json --screenshot b.png | head -1` exited 0 without writing them: the
+    result was printed first, and a closed stdout ends the command quietly at that print."""
+    from skirmish.cli import play_cmds
+
+    rep = a_replay(tmp_path, capsys)
+    replay_out, shot = tmp_path / "again.json", tmp_path / "board.png"
+    if verb == "play":
+        argv = ["play", "--headless", "--bots", "--seed", "3", "--replay", str(replay_out)]
+    else:
+        argv = ["replay", str(rep), verb.split()[1]]
+    monkeypatch.setattr(play_cmds, "print", _reader_gone, raising=False)
+    code, _, err = run([*argv, "--screenshot", str(shot)], capsys)
+    assert code == 0, err
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    if verb == "play":
+        assert replay_out.read_text() == rep.read_text()
