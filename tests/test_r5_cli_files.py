@@ -180,3 +180,19 @@ def test_files_asked_for_are_written_before_a_closed_stdout_ends_the_command(
     assert shot.read_bytes().startswith(b"\x89PNG")
     if verb == "play":
         assert replay_out.read_text() == rep.read_text()
+
+
+@pytest.mark.parametrize("coordinate", [1e300, 1e308, -1e7, 10**30])
+def test_a_replay_point_far_off_any_table_is_refused_as_it_is_read(
+    coordinate: float, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path point of 1e300 squared past the largest float: numpy's RuntimeWarning on stderr (two
+    lines more than the one problem) before the move was refused as too long."""
+    rep = a_replay(tmp_path, capsys)
+    data = json.loads(rep.read_text())
+    i, move = next((i, a) for i, a in enumerate(data["actions"]) if "path" in a)
+    move["path"][1] = [coordinate, coordinate]
+    rep.write_text(json.dumps(data))
+    for verb in (["validate"], ["replay", "--verify"], ["replay", "--headless"]):
+        code, _, err = run([verb[0], str(rep), *verb[1:]], capsys)
+        one_problem(code, err, str(rep), f"actions[{i}]", "at most 1,000,000 inches")
