@@ -196,3 +196,22 @@ def test_a_replay_point_far_off_any_table_is_refused_as_it_is_read(
     for verb in (["validate"], ["replay", "--verify"], ["replay", "--headless"]):
         code, _, err = run([verb[0], str(rep), *verb[1:]], capsys)
         one_problem(code, err, str(rep), f"actions[{i}]", "at most 1,000,000 inches")
+
+
+def test_what_if_refuses_a_replay_that_does_not_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An edited result was reported as "what really happened" (exit 0)."""
+    rep = a_replay(tmp_path, capsys)
+    data = json.loads(rep.read_text())
+    data["result"]["winners"] = ["avatar"] if data["result"]["winners"] != ["avatar"] else ["fire_nation"]
+    rep.write_text(json.dumps(data))
+    code, _, err = run(["what-if", str(rep), "--at", "5", "--games", "2", "--workers", "1"], capsys)
+    assert code == 2 and "internal error" not in err, err
+    assert f"skirmish: {rep}: digest.result:" in err and f"skirmish: {rep}: result: winners" in err
+
+
+def test_what_if_names_a_seed_of_thousands_of_digits_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["what-if", "r.json", "--at", "5", "--seed", HUGE]
+    code, _, err = run(argv, capsys)
+    one_problem(code, err, "--seed 1000", "a whole number >= 0")
