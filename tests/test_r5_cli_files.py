@@ -215,3 +215,24 @@ def test_what_if_names_a_seed_of_thousands_of_digits_and_says_why(capsys: pytest
     argv = ["what-if", "r.json", "--at", "5", "--seed", HUGE]
     code, _, err = run(argv, capsys)
     one_problem(code, err, "--seed 1000", "a whole number >= 0")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--headless", "--bots", "--troupe", "LONG"],
+        ["test-troupes", "LONG", "team_avatar", "--games", "1"],
+        ["troupe", "cost", "LONG"],
+        ["board", "LONG"],
+        ["campaign", "status", "--file", "/tmp/LONG.json"],
+        ["campaign", "status", "--campaign", "LONG"],
+    ],
+)
+def test_a_name_longer_than_the_file_system_takes_exits_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 5,000-character name was OSError ENAMETOOLONG from the lookup: an internal error, exit 1."""
+    long = "a" * 5000
+    code, _, err = run([a.replace("LONG", long) for a in argv], capsys)
+    assert code == 2 and "internal error" not in err and err.startswith("skirmish: "), err
+    assert "File name too long" in err or "cannot use this" in err, err
