@@ -334,7 +334,7 @@ def test_json_nesting_is_bounded_before_parsing() -> None:
     with pytest.raises(DataError, match="nested more than 3"):
         check_json_text('{"a": [{"b": [1]}]}', "x", max_nesting=3)
     check_json_text('{"a": "[[[[[[[[[[[[[[[[[[", "b": "\\"[[["}', "x", max_nesting=1)
-    with pytest.raises(DataError, match="NaN is not a JSON number"):
+    with pytest.raises(DataError, match="NaN, which is not a JSON number"):
         parse_json('{"a": NaN}', "nan.json")
 
 

@@ -11,9 +11,9 @@ def bots_flag(argv: list[str]) -> list[str]:
     """`--bots` may stand alone (meaning heuristic): give it its default value before parsing.
 
     The next argument is the policy unless it starts with `-` or is clearly a positional argument:
-    an existing file, a shipped scenario name, and for `test-troupes` a shipped troupe name, for
-    `campaign` an action. So `--bots nonsense` is reported as an unknown policy, and
-    `--bots open_battle` still means the heuristic bot on that scenario.
+    an existing file, a scenario name, and for `test-troupes` a troupe name (shipped or the user's
+    own, as `skirmish list` shows them), for `campaign` an action. So `--bots nonsense` is reported
+    as an unknown policy, and `--bots open_battle` still means the heuristic bot on that scenario.
     """
     if not argv or argv[0] not in ("play", "test-troupes", "campaign"):
         return argv
@@ -39,9 +39,9 @@ def _positional(command: str, arg: str) -> bool:
         from skirmish.cli.campaign_cmd import ACTIONS
 
         return arg in ACTIONS
-    from skirmish.data.catalogue import shipped
+    from skirmish.data.catalogue import shipped, user_files
 
-    names = {p.stem for p in shipped("scenarios")}
-    if command == "test-troupes":
-        names |= {p.stem for p in shipped("troupes")}
+    kinds = ("scenarios", "troupes") if command == "test-troupes" else ("scenarios",)
+    # The user's own files too: `skirmish list` shows them and every command takes their names.
+    names = {p.stem for kind in kinds for p in [*shipped(kind), *user_files(kind)]}
     return arg in names

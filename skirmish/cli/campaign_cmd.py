@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skirmish.bots.registry import DEFAULT
-from skirmish.cli.errors import UsageProblem, output_path
+from skirmish.cli.errors import UsageProblem, clip, output_path
 
 if TYPE_CHECKING:
     from skirmish.data.scenario import Scenario
@@ -78,10 +78,17 @@ def campaign(
         if not path_arg.strip():
             raise UsageProblem("--file: the path is empty; give a file name")
         path = Path(path_arg)
-        if path.is_dir():
+        try:
+            is_dir, parent = path.is_dir(), path.resolve().parent
+            parent_missing = not parent.is_dir()
+        except OSError as exc:  # a path longer than the file system takes, and the like
+            raise UsageProblem(
+                f"--file {clip(path_arg, 80)}: cannot use this path ({exc.strerror or exc})"
+            ) from None
+        if is_dir:
             raise UsageProblem(f"--file {path}: is a directory; give a file name")
-        if not path.resolve().parent.is_dir():
-            raise UsageProblem(f"--file {path}: folder {path.resolve().parent} does not exist")
+        if parent_missing:
+            raise UsageProblem(f"--file {path}: folder {parent} does not exist")
     else:  # play and reset write the save
         path = output_path(path_arg, "--file")
     if replay_out is not None:
@@ -115,7 +122,13 @@ def _check_campaign_kind(name_or_path: str) -> None:
     from skirmish.engine import campaign as cp
 
     p = cp.campaign_path(name_or_path)
-    if not p.exists():
+    try:
+        missing = not p.exists()
+    except OSError as exc:  # a name longer than the file system takes, and the like
+        raise UsageProblem(
+            f"--campaign {clip(name_or_path, 80)}: cannot use this name ({exc.strerror or exc})"
+        ) from None
+    if missing:
         return  # load_campaign names the missing file or the unknown name
     name = str(p)
     data = parse_toml(read_text(p), name)
@@ -139,7 +152,7 @@ def _check_save_kind(path: Path) -> None:
     text = read_text(path)
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return  # load_save says what is wrong with the JSON itself
     if isinstance(data, dict) and data.get("format") != SAVE_FORMAT:
         found = data.get("format")

@@ -71,14 +71,10 @@ def _check_json(text: str, path: str) -> list[Problem]:
 
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # the replay reader below says what is wrong
         data = None
     if isinstance(data, dict) and data.get("format") == "skirmish-campaign":
-        from skirmish.data.loader import validate_model
-        from skirmish.engine.campaign import CampaignSave
-
-        validate_model(CampaignSave, data, path)
-        return []
+        return _check_save(path)
     if isinstance(data, dict) and data.get("format") not in (FORMAT, None):
         return [
             Problem(
@@ -89,6 +85,21 @@ def _check_json(text: str, path: str) -> list[Problem]:
             )
         ]
     return verify_problems(load_replay_text(text, path))
+
+
+def _check_save(path: str) -> list[Problem]:
+    """A campaign save, read as `skirmish campaign --file` reads it: strictly, then against the
+    campaign it names (its chapter and the heroes and abilities of its rewards)."""
+    from skirmish.data.loader import parse_json, read_text, validate_model
+    from skirmish.engine.campaign import CampaignSave, load_campaign, load_save
+
+    save = validate_model(CampaignSave, parse_json(read_text(Path(path)), path), path)
+    try:
+        camp = load_campaign(save.campaign)
+    except DataError as exc:
+        return [Problem(path, "campaign", f"`{save.campaign}`: {p.message}") for p in exc.problems]
+    load_save(path, camp)
+    return []
 
 
 def _scenario_troupes(scenario, path: str) -> list[Problem]:

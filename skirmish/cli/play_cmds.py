@@ -297,15 +297,20 @@ def play(
     policies = per_side or [side.bot or DEFAULT for side in scenario.sides]
     game = new_game(scenario, troupes, source, seed=seed, options=options, bots=policies)
     play_out(game, seat_bots(game, policies))
-    if not json_out:
-        print_result(game)
+    # Every file first, then the words: a reader that stops reading (`| head -1`) ends the command
+    # quietly at the first print, and must not cost the files it asked for.
     written: dict[str, str | None] = {"replay": None, "screenshot": None}
     if replay_out:
         save_replay(game, replay_out, "--replay")
-        written["replay"] = said_written("Replay", replay_out, json_out)
+        written["replay"] = os.path.abspath(replay_out)
     if screenshot:
         save_screenshot(game, screenshot)
-        written["screenshot"] = said_written("Screenshot", screenshot, json_out)
+        written["screenshot"] = os.path.abspath(screenshot)
+    if not json_out:
+        print_result(game)
+    for what, key in (("Replay", "replay"), ("Screenshot", "screenshot")):
+        if written[key]:
+            said_written(what, written[key] or "", json_out)
     if json_out:
         print(json.dumps(result_json(game, written), indent=2, ensure_ascii=False))
 
@@ -355,18 +360,20 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None, json
             raise DataError(problems)
         recorded = (rep.final_hash or "")[:16]
         checked = "digest and " if rep.digest is not None else ""
+        if screenshot:  # written before anything is printed, as `play` does
+            save_screenshot(play_replay(rep, record_log=False), screenshot)
         print(f"{file}: verified — {checked}{len(rep.actions)} actions reach the recorded state {recorded}…")
         if screenshot:
-            save_screenshot(play_replay(rep, record_log=False), screenshot)
             said_written("Screenshot", screenshot)
         return
     if headless or not has_display():
         game = play_replay(rep)
+        if screenshot:
+            save_screenshot(game, screenshot)
         for e in game.log:
             print(f"[turn {e.turn} {e.step}] {e.text}")
         print_result(game)
         if screenshot:
-            save_screenshot(game, screenshot)
             said_written("Screenshot", screenshot)
         return
     from skirmish.ui.app import run_replay

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import UsageProblem, clip
 from skirmish.cli.play_cmds import policy_problem
 
 MAX_GAMES = 1_000_000
@@ -21,8 +21,8 @@ def _int(arg: str, flag: str, what: str) -> int:
     """A flag's whole number, read here so a typo is one line naming the flag (not a usage box)."""
     try:
         return int(arg.strip())
-    except ValueError:
-        raise UsageProblem(f"{flag} {arg}: {what}") from None
+    except ValueError:  # also a number of thousands of digits: shown cut, so the reason still shows
+        raise UsageProblem(f"{flag} {clip(arg, 40)}: {what}") from None
 
 
 def what_if(
@@ -34,7 +34,8 @@ def what_if(
     bots: str,
     json_out: bool,
 ) -> None:
-    from skirmish.engine.replay import load_replay
+    from skirmish.data.errors import DataError
+    from skirmish.engine.replay import load_replay, verify_problems
     from skirmish.sim.executors import default_workers, local_executor
     from skirmish.sim.whatif import WhatIfPlan, report_lines, run_whatif
 
@@ -85,7 +86,11 @@ def what_if(
         raise UsageProblem(
             f"--at {at}: step out of range; {file} has {total} actions, choose 0 to {total - 1}"
         )
-    rep.play(record_log=False, upto=at, transactional=False)  # an illegal prefix is named here (exit 2)
+    # The replay must be what it says (as `replay --verify` checks): "what really happened" is read
+    # from its recorded result, which an edited or damaged file would misreport.
+    verified = verify_problems(rep)
+    if verified:
+        raise DataError(verified)
     plan = WhatIfPlan(rep, at, seed, bots)
     with local_executor(min(workers, games)) as ex:
         result = run_whatif(plan, games, ex)

@@ -86,6 +86,14 @@ def searched(kind: str) -> list[Path]:
 
 def resolve(kind: str, name_or_path: str) -> Path:
     """A shipped name (`team_avatar`) or a path to a file; `DataError` if neither exists."""
+    try:
+        return _resolve(kind, name_or_path)
+    except OSError as exc:  # a name longer than the file system takes (ENAMETOOLONG), and the like
+        why = exc.strerror or type(exc).__name__
+        raise DataError([Problem(name_or_path, "", f"cannot be looked up ({why})")]) from None
+
+
+def _resolve(kind: str, name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix == ".toml" or os.sep in name_or_path or "/" in name_or_path:
         if not p.exists():

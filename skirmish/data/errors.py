@@ -14,8 +14,15 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}: {self.field}" if self.field else self.file
+        name = self.file
+        if len(name) > MAX_NAME:  # cut in the middle, so the field and the reason still fit the line
+            name = name[: MAX_NAME // 2] + "…" + name[-(MAX_NAME // 2) :]
+        where = f"{name}: {self.field}" if self.field else name
         return f"{where}: {self.message}"
+
+
+MAX_NAME = 120
+"""A file name longer than this is shown cut in its line (a command line's error lines are capped)."""
 
 
 class DataError(ValueError):

@@ -111,29 +111,60 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError([Problem(name, "", f"is not valid TOML: {exc}")]) from None
+    except ValueError:  # Python's int() limit on a literal of thousands of digits
+        raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
         # Belt and braces: the pre-scan already bounds nesting far below Python's recursion limit.
         raise DataError([Problem(name, "", "is nested too deeply to be a data file")]) from None
 
 
+TOO_LONG_NUMBER = "holds a whole number of thousands of digits, too long to be read"
+"""Python refuses to convert an integer literal of more than 4,300 digits (a `ValueError` that is no
+decoding error): the one message for it in TOML and JSON files alike."""
+
+
+class RefusedJSON(ValueError):
+    """Valid JSON syntax that a Skirmish file never holds: a duplicate key, NaN or Infinity."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(why)
+        self.field, self.why = field, why
+
+
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`object_pairs_hook`: a key given twice is refused (json's default keeps the last silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RefusedJSON(key, "is given twice (duplicate key)")
+        out[key] = value
+    return out
+
+
+def no_json_constant(word: str) -> Any:
+    """`parse_constant`: NaN, Infinity and -Infinity are not JSON numbers."""
+    raise RefusedJSON("", f"holds {word}, which is not a JSON number")
+
+
 def parse_json(text: str, name: str, max_nesting: int = MAX_JSON_NESTING) -> Any:
     """JSON text (replays, saves) parsed after a bounded-nesting pre-scan; `DataError` naming the file.
 
-    NaN and Infinity are refused (JSON has neither; Python's parser accepts them by default).
+    As strict as the TOML files: NaN and Infinity (JSON has neither; Python's parser accepts them by
+    default) and a key given twice (Python keeps the last one silently) are refused, naming the key.
     """
     check_json_text(text, name, max_nesting=max_nesting)
-
-    def no_constant(value: str) -> Any:
-        raise ValueError(f"{value} is not a JSON number")
-
     try:
-        return json.loads(text.removeprefix("\ufeff"), parse_constant=no_constant)
+        return json.loads(
+            text.removeprefix("\ufeff"), object_pairs_hook=no_duplicate_keys, parse_constant=no_json_constant
+        )
+    except RefusedJSON as exc:
+        raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
         raise DataError(
             [Problem(name, "", f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
         ) from None
-    except ValueError as exc:
-        raise DataError([Problem(name, "", f"is not valid JSON: {exc}")]) from None
+    except ValueError:
+        raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
         raise DataError([Problem(name, "", "is nested too deeply")]) from None
 

@@ -29,8 +29,7 @@ from pydantic import Field, model_validator
 from skirmish.data.base import Name, Strict, Text, Title
 from skirmish.data.catalogue import content_root, find_scenario, find_troupe
 from skirmish.data.errors import DataError, Problem
-from skirmish.data.limits import check_json_text
-from skirmish.data.loader import parse_toml, read_text, troupe_armoury, validate_model
+from skirmish.data.loader import parse_json, parse_toml, read_text, troupe_armoury, validate_model
 from skirmish.data.scenario import Scenario, Victory
 from skirmish.data.troupe import Troupe
 from skirmish.engine.replay import write_atomic
@@ -203,20 +202,28 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
             problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
             continue
         heroes = hero_troupe(scenario, chapter_troupes)
-        names = {e.profile.name for e in heroes.models}
-        abilities = troupe_armoury(heroes).ability_by_name()
-        for j, r in enumerate(ch.rewards):
-            if r.hero not in names:
-                problems.append(
-                    Problem(name, f"{where}.rewards[{j}].hero", f"`{heroes.name}` has no hero `{r.hero}`")
-                )
-            if r.ability is not None and r.ability not in abilities:
-                problems.append(
-                    Problem(name, f"{where}.rewards[{j}].ability", f"no ability `{r.ability}` in the armoury")
-                )
+        problems.extend(reward_problems(ch.rewards, [heroes], name, f"{where}."))
     if problems:
         raise DataError(problems)
     return camp
+
+
+def reward_problems(rewards: list[Reward], heroes: list[Troupe], name: str, where: str = "") -> list[Problem]:
+    """Rewards naming a hero none of the `heroes` troupes has, or an ability no armoury of them holds.
+
+    `with_rewards` applies a reward only to a hero it finds, so without this check a misspelt hero or
+    ability in a campaign file or an edited save would be carried silently and never given."""
+    problems: list[Problem] = []
+    for j, r in enumerate(rewards):
+        if not any(e.profile.name == r.hero for t in heroes for e in t.models):
+            which = " or ".join(f"`{t.name}`" for t in heroes)
+            problems.append(Problem(name, f"{where}rewards[{j}].hero", f"{which} has no hero `{r.hero}`"))
+        known = (r.ability in troupe_armoury(t).ability_by_name() for t in heroes)
+        if r.ability is not None and not any(known):
+            problems.append(
+                Problem(name, f"{where}rewards[{j}].ability", f"no ability `{r.ability}` in the armoury")
+            )
+    return problems
 
 
 def chapter_scenario(camp: Campaign, index: int, base: Scenario | None = None) -> Scenario:
@@ -294,13 +301,19 @@ def chapter_setup(camp: Campaign, save: CampaignSave) -> tuple[Scenario, list[Tr
 
 def box_setup(camp: Campaign, index: int, rewards: list[Reward]) -> tuple[Scenario, list[Troupe]]:
     """Box `index`'s scenario and troupes with `rewards` carried into the heroes' troupe."""
+    scenario, troupes = box_troupes(camp, index)
+    h = hero_side(scenario)
+    troupes[h] = with_rewards(troupes[h], rewards)
+    return scenario, troupes
+
+
+def box_troupes(camp: Campaign, index: int) -> tuple[Scenario, list[Troupe]]:
+    """Box `index`'s scenario and troupes as the campaign file gives them, before any reward."""
     scenario = chapter_scenario(camp, index)
     troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
-    h = hero_side(scenario)
     ch = camp.chapters[index]
     if ch.heroes is not None:
-        troupes[h] = find_troupe(ch.heroes)
-    troupes[h] = with_rewards(troupes[h], rewards)
+        troupes[hero_side(scenario)] = find_troupe(ch.heroes)
     return scenario, troupes
 
 
@@ -325,12 +338,8 @@ def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
     if not p.exists():
         return new_save(camp)
     name = str(p)
-    text = read_text(p)
-    check_json_text(text, name)  # bounded nesting: json.loads and pydantic recurse once per level
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError([Problem(name, "", f"is not valid JSON: {exc.msg} at line {exc.lineno}")]) from None
+    # Bounded nesting, no NaN, no key given twice (json.loads would keep the last one silently).
+    data = parse_json(read_text(p), name)
     if not isinstance(data, dict):
         raise DataError([Problem(name, "", "a campaign save is a JSON object")])
     save = validate_model(CampaignSave, data, name)
@@ -340,6 +349,14 @@ def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
         raise DataError(
             [Problem(name, "chapter", f"{save.chapter} is beyond the {len(camp.chapters)} chapters")]
         )
+    heroes: dict[str, Troupe] = {}
+    for i in range(len(camp.chapters)):
+        scenario, troupes = box_troupes(camp, i)
+        h = hero_troupe(scenario, troupes)
+        heroes.setdefault(h.name, h)
+    problems = reward_problems(list(save.rewards), list(heroes.values()), name)
+    if problems:
+        raise DataError(problems)
     return save
 
 

@@ -25,7 +25,15 @@ from skirmish.data.atomic import write_atomic
 from skirmish.data.base import Strict
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.limits import MAX_REPLAY_ACTIONS
-from skirmish.data.loader import check_scenario_geometry, check_troupe_references, validation_problems
+from skirmish.data.loader import (
+    TOO_LONG_NUMBER,
+    RefusedJSON,
+    check_scenario_geometry,
+    check_troupe_references,
+    no_duplicate_keys,
+    no_json_constant,
+    validation_problems,
+)
 from skirmish.data.options import RuleOptions
 from skirmish.data.scenario import Scenario
 from skirmish.data.troupe import Troupe
@@ -293,9 +301,9 @@ def load_replay_text(text: str, name: str) -> Replay:
     """A replay from its JSON text (already read, e.g. from a pipe); `DataError` naming the field."""
     try:
         data = json.loads(
-            text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant
+            text.removeprefix("\ufeff"), object_pairs_hook=no_duplicate_keys, parse_constant=no_json_constant
         )
-    except _Refused as exc:
+    except RefusedJSON as exc:
         raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
         raise DataError(
@@ -308,32 +316,11 @@ def load_replay_text(text: str, name: str) -> Replay:
                 )
             ]
         ) from None
+    except ValueError:  # an integer literal of thousands of digits (Python's int() limit)
+        raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
         raise DataError([Problem(name, "", "is nested too deeply to be a replay")]) from None
     return parse_replay(data, name)
-
-
-class _Refused(ValueError):
-    """A JSON text that parses but is not a replay: a duplicate key, or NaN/Infinity."""
-
-    def __init__(self, field: str, why: str) -> None:
-        super().__init__(why)
-        self.field, self.why = field, why
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """`object_pairs_hook`: a key given twice is refused (json's default keeps the last silently)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Refused(key, "is given twice (duplicate key)")
-        out[key] = value
-    return out
-
-
-def _no_constant(word: str) -> float:
-    """`parse_constant`: NaN, Infinity and -Infinity are not JSON and never in a replay."""
-    raise _Refused("", f"holds {word}, which is not a JSON number")
 
 
 def verify(replay: Replay) -> tuple[bool, str]:

@@ -89,6 +89,18 @@ def _lines(raw: bytes) -> Iterator[tuple[int, bytes]]:
         pos = nl + 1
 
 
+NOT_RESULTS = "is not a Skirmish results file (give a new file, or an interrupted run's)"
+HEADER_START = b'{"about":'
+"""How every header line begins (its keys are written sorted: about, run, skirmish_results)."""
+
+
+def _torn_header(raw: bytes) -> bool:
+    """Whether a file without a whole line is the start of a header cut short by a crash: only then
+    may it be started afresh. Anything else (a replay, a CSV, notes) is someone's file."""
+    n = min(len(raw), len(HEADER_START))
+    return raw[:n] == HEADER_START[:n]
+
+
 def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
     """The whole batches of an interrupted run in `path`; `DataError` if the file is another run's."""
     from skirmish.data.loader import read_text
@@ -98,14 +110,18 @@ def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
     records: list[GameRecord] = []
     pending: list[GameRecord] = []
     end = 0
+    if b"\n" not in raw and not _torn_header(raw):
+        raise DataError([Problem(name, "", f"{flag}: {NOT_RESULTS}")])
     for n, (after, line) in enumerate(_lines(raw)):
         try:
             obj = json.loads(line)
         except ValueError:
+            if n == 0:  # a whole first line that is no header: another file, never to be overwritten
+                raise DataError([Problem(name, "", f"{flag}: {NOT_RESULTS}")]) from None
             break  # a torn line: everything from here on is dropped
         if n == 0:
             if not isinstance(obj, dict) or obj.get("skirmish_results") != FORMAT:
-                raise DataError([Problem(name, "", f"{flag}: is not a Skirmish results file")])
+                raise DataError([Problem(name, "", f"{flag}: {NOT_RESULTS}")])
             if obj.get("run") != digest:
                 about_raw = obj.get("about")
                 about: dict[str, Any] = about_raw if isinstance(about_raw, dict) else {}

@@ -199,6 +199,12 @@ def _coerce(cls: type[Action], data: dict[str, Any]) -> Action:
         raise ValueError(f"{cls.__name__}: {exc}") from None
 
 
+MAX_COORDINATE = 1e6
+"""No table is near this (240" at most): a point beyond it in a replay or a pasted action is refused
+as it is read, before a path length squares it past the largest float (numpy's overflow warning
+on stderr) or the geometry meets infinities."""
+
+
 def _point(p: Any) -> Point:
     if not isinstance(p, list | tuple) or len(p) != 2:
         raise ValueError(f"a point is two numbers, not {p!r}")
@@ -210,6 +216,8 @@ def _point(p: Any) -> Point:
         or not isinstance(y, int | float)
     ):
         raise ValueError(f"a point is two numbers, not {p!r}")
+    if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):  # also False for NaN
+        raise ValueError(f"a point's coordinates are at most {MAX_COORDINATE:,.0f} inches, not {p!r}")
     return (float(x), float(y))
 
 

@@ -31,8 +31,11 @@ set its `deck` (card indices, top first) or its `stack` (model ids, top first) t
 
 from __future__ import annotations
 
+from typing import Any
+
 from skirmish.engine.core.flow import Step
 from skirmish.engine.core.state import ModelState
+from skirmish.engine.scenarios.pursuit.config import KEY
 from skirmish.engine.scenarios.pursuit.objectives import PursuitObjectives
 from skirmish.engine.scenarios.pursuit.stack import PursuitStack
 
@@ -42,6 +45,18 @@ class PursuitRules(PursuitStack, PursuitObjectives):
 
     def status(self) -> str:
         return " · ".join(self.status_lines())
+
+    def observe(self, player: int) -> dict[str, Any]:
+        """The Pursuit as a player may know it: the face-down Fire Nation deck and adversary stack
+        by their size only (`deck_left`, `stack_left`), since their order, shuffled with the game's
+        dice, says which card and which adversary come next; the rest is on the table."""
+        extra = dict(self.game.state.extra)
+        st = {k: v for k, v in extra[KEY].items() if k not in ("deck", "stack")}
+        deck = extra[KEY].get("deck")
+        st["deck_left"] = None if deck is None else len(deck)
+        st["stack_left"] = len(extra[KEY].get("stack", []))
+        extra[KEY] = st
+        return extra
 
     def status_lines(self) -> list[str]:
         """The Pursuit in words, one line each: Tracking, active hero, adversary, objective, cards."""

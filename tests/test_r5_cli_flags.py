@@ -1,0 +1,51 @@
+"""cli.md flags, checked against hostile and unusual command lines (round-5 audit)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers_cli import run
+
+from skirmish.data.catalogue import content_root
+
+
+@pytest.fixture
+def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data folder with the user's own scenario `my_field` and troupe `my_team`."""
+    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path))
+    scen = (content_root() / "scenarios" / "open_battle.toml").read_text(encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "my_field.toml").write_text(scen.replace("turns = 6", "turns = 1"))
+    troupe = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
+    (tmp_path / "troupes").mkdir()
+    (tmp_path / "troupes" / "my_team.toml").write_text(troupe)
+    return tmp_path
+
+
+def test_a_bare_bots_before_the_users_own_scenario_name(
+    user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --headless --bots my_field` said `--bots my_field: unknown policy`: only shipped names
+    were known to follow a bare --bots, though every command takes the user's names."""
+    code, out, err = run(["play", "--headless", "--bots", "my_field", "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["turns"] == 1  # the user's scenario, not open_battle's 6 turns
+
+
+def test_a_bare_bots_before_the_users_own_troupe_name(
+    user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["test-troupes", "--bots", "my_team", "team_avatar", "--games", "1", "--workers", "1", "--json"]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["troupe_a"] == "my_team" and report["bots"] == "heuristic"
+
+
+def test_a_bare_bots_before_a_name_that_is_nothing_is_still_an_unknown_policy(
+    user_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["play", "--headless", "--bots", "no_such_thing"], capsys)
+    assert code == 2 and err.startswith("skirmish: --bots no_such_thing: unknown policy"), err
