@@ -5,6 +5,7 @@
   Shot can be among them).
 - `charges.candidates` asks sight for every (charger, enemy) pair in one batch; the list equals
   the one built charger by charger from `charge_targets` (R-C3, R-B3).
+- The heuristic bot's zone mask answers a zone holder's "already inside" test.
 
 Checked at every position of golden replays (four players, premeasuring) and of real random
 four_kingdoms_melee and siege games, with both branches of the floor met.
@@ -16,7 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import shapely
 
+from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.core.actions import Action, Charge
@@ -100,3 +103,15 @@ def test_r_c1_r_c3_listing_shortcuts_match_the_reference_in_random_games(scenari
         if game.state.step in ("shooting", "charges"):
             _check(game, seen)
     assert True in seen
+
+
+def test_zone_mask_answers_the_holders_inside_test_in_golden_replays() -> None:
+    """The heuristic bot's zone mask (kept per arrangement) says what the point test of each zone
+    worth points says, for every model at every position of a four-player replay."""
+    bot = HeuristicBot(5, 0)
+    for game in _replay_positions(REPLAYS[0]):
+        zones = bot._zones(game)
+        assert zones and all(z.points > 0 for z in zones)
+        for m in game.state.models:
+            want = any(shapely.contains_xy(z.poly, *game.state.xy[m.index]) for z in zones if z.points > 0)
+            assert bot._in_zone(game, m) == want

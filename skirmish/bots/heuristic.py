@@ -310,7 +310,11 @@ class HeuristicBot:
             return None
         zone = self._zone_duty(game, m)
         if zone is not None:
-            inside = any(shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game))
+            # The zone mask (kept per arrangement) answers for the zones worth points; only a
+            # zone worth none is asked here (the same point test, `shapely.contains_xy`).
+            inside = self._in_zone(game, m) or any(
+                shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
+            )
             if inside:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
