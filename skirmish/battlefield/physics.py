@@ -20,7 +20,10 @@ import pymunk
 
 from skirmish.battlefield import portable
 from skirmish.battlefield.measure import point_segment_distance, psd_xy, ssd_xy
-from skirmish.battlefield.paths import Mover, _off_table, _violations
+from skirmish.battlefield.paths import Mover
+from skirmish.battlefield.paths.kernel import _seg_clear
+from skirmish.battlefield.paths.obstacles import BOX_SLACK
+from skirmish.battlefield.slide import base_clear, edge_clear, first_stop, near_pieces
 from skirmish.battlefield.table import Table
 
 DT = 1.0 / 240.0
@@ -156,6 +159,58 @@ def max_free_distance(
     overlap a base, cut into an impassable piece or leave the table. Touching is allowed."""
     obs = Mover(table, mover, xy, radii, ignore=ignore).obstacles(start)
     r = obs.radius
+    sx, sy = float(start[0]), float(start[1])
+    ux, uy = float(unit[0]), float(unit[1])
+    edges = near_pieces(table, sx, sy, length + r) if len(obs.edges) else []
+    bases = list(zip(obs.cx.tolist(), obs.cy.tolist(), obs.clearance.tolist(), strict=True))
+    best = first_stop(edges, bases, sx, sy, ux, uy, r, length)
+    # Table edges: the centre stays within r of each side.
+    for k, hi in ((0, table.width), (1, table.height)):
+        if unit[k] > 1e-12:
+            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
+        elif unit[k] < -1e-12:
+            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
+    if best < length:
+        best = max(0.0, best - 1e-7)
+
+    lo_edge = r - 1e-9
+    hx, hy = table.width - lo_edge, table.height - lo_edge
+    near, pieces, tl, tl2 = obs.bases_py(), list(obs.kern.py), obs.tlim + BOX_SLACK, obs.tlim2
+
+    def ok(d: float) -> bool:
+        # `_off_table` and `not _violations(...).any()` for one segment, in plain floats (the
+        # kernel's `_seg_clear`: the same formulas as `_violations`, stopping at the first hit).
+        ex, ey = sx + ux * d, sy + uy * d
+        if ex < lo_edge or ex > hx or ey < lo_edge or ey > hy:
+            return False
+        return _seg_clear(sx, sy, ex, ey, near, pieces, tl, tl2, False)
+
+    # The exact check has the last word (a fallback bisection only if float noise disagrees).
+    if ok(best):
+        return best
+    lo, hi = 0.0, best
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _first_stop_numpy(
+    table: Table,
+    mover: int,
+    start: np.ndarray,
+    unit: np.ndarray,
+    length: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ignore: np.ndarray | None,
+) -> float:
+    """`slide.first_stop` in numpy over every base and edge: the reference it is held to."""
+    obs = Mover(table, mover, xy, radii, ignore=ignore).obstacles(start)
+    r = obs.radius
     best = length
     if len(obs.centres):
         best = min(best, float(_circle_entry(start, unit, obs.centres, obs.clearance).min(initial=np.inf)))
@@ -181,33 +236,7 @@ def max_free_distance(
                 s = ((hit - a) * e).sum(-1) / np.maximum(elen * elen, 1e-300)
                 t = np.where((s >= 0) & (s <= 1), t, np.inf)
                 best = min(best, float(t.min(initial=np.inf)))
-    # Table edges: the centre stays within r of each side.
-    for k, hi in ((0, table.width), (1, table.height)):
-        if unit[k] > 1e-12:
-            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
-        elif unit[k] < -1e-12:
-            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
-    if best < length:
-        best = max(0.0, best - 1e-7)
-
-    def ok(d: float) -> bool:
-        end = (start + unit * d)[None, :]
-        if _off_table(table, end, r)[0]:
-            return False
-        bad_b, bad_t = _violations(obs, start[None, :], end)
-        return not (bad_b.any() or bad_t.any())
-
-    # The exact check has the last word (a fallback bisection only if float noise disagrees).
-    if ok(best):
-        return best
-    lo, hi = 0.0, best
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return best
 
 
 def push(
@@ -264,6 +293,41 @@ def slides_clear(
     distance to a disc or segment is convex along a line, so it then never shrinks and any
     contact has its normal behind or beside: no stop, no bend), starting no deeper than the
     margin. Anything else (a shape ahead, a deep overlap) is left to the simulation."""
+    r = float(radii[mover])
+    sx, sy = float(start[0]), float(start[1])
+    ux, uy = float(unit[0]), float(unit[1])
+    ex, ey = sx + ux * distance, sy + uy * distance
+    out = [False] * len(xy) if ignore is None else np.asarray(ignore, dtype=bool).tolist()
+    for k, ((cx, cy), rk) in enumerate(zip(xy.tolist(), radii.tolist(), strict=True)):
+        if k != mover and not out[k] and not base_clear(cx, cy, rk + r, sx, sy, ex, ey, ux, uy, CLEAR_MARGIN):
+            return False
+    w, h = table.width, table.height
+    for (ax, ay), (bx, by) in (
+        ((0.0, 0.0), (w, 0.0)),
+        ((w, 0.0), (w, h)),
+        ((w, h), (0.0, h)),
+        ((0.0, h), (0.0, 0.0)),
+    ):
+        if not edge_clear(ax, ay, bx, by, sx, sy, ex, ey, ux, uy, r, CLEAR_MARGIN):
+            return False
+    # Pieces out of the slide's reach are clear both ways (see `slide`): only the near ones count.
+    return all(
+        edge_clear(e.ax, e.ay, e.bx, e.by, sx, sy, ex, ey, ux, uy, r, CLEAR_MARGIN)
+        for e in near_pieces(table, sx, sy, distance + r)
+    )
+
+
+def _slides_clear_numpy(
+    table: Table,
+    mover: int,
+    start: np.ndarray,
+    unit: np.ndarray,
+    distance: float,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    ignore: np.ndarray | None,
+) -> bool:
+    """`slides_clear` in numpy over every base and edge: the reference it is held to."""
     r = float(radii[mover])
     sx, sy = float(start[0]), float(start[1])
     ux, uy = float(unit[0]), float(unit[1])

@@ -81,6 +81,8 @@ class Game(TableQueries, Snapshots):
         self._geo_version = -1
         self._geo_pts = None
         self._geo_act = None
+        self._rows: list[list[float]] = []
+        self._dist_arr: np.ndarray | None = None
         self._cover_version = -1
         self._cover_pts = None
         self._cover_table = None

@@ -42,7 +42,7 @@ class TableQueries:
     _sight_store_version: int
     _geo_pts: list[list[float]] | None
     _geo_act: list[bool] | None
-    _enemy_active: np.ndarray
+    _enemy_active: list[list[bool]]
     _cover_version: int
     _cover_pts: list[list[float]] | None
     _cover_table: Table | None
@@ -50,8 +50,9 @@ class TableQueries:
     _cover: list[int]
     _piece: list[int]
     _height: list[float]
-    _dist: np.ndarray
-    _melee: np.ndarray
+    _rows: list[list[float]]
+    _dist_arr: np.ndarray | None
+    _melee: list[list[bool]]
     _in_melee: list[bool]
     _friend_version: int
     _friend_near: dict[tuple[int, float], bool]
@@ -88,10 +89,12 @@ class TableQueries:
     def _refresh_geo(self) -> None:
         """Distances and melee contact (R-C6, R-P5) of the current arrangement.
 
-        Only the rows and columns of the models that moved since the last refresh are measured
-        again (one move re-measures n pairs, not n squared), in plain floats with the formula of
-        `edge_distances` term for term (IEEE doubles: the same numbers); melee is recomputed only
-        when a model moved or was KO'd or removed."""
+        Kept as lists of plain floats (a question reads one entry; numpy's per-call cost was most
+        of a refresh at ten models), the array built only when `distances()` asks. Only the rows
+        and columns of the models that moved since the last refresh are measured again (one move
+        re-measures n pairs, not n squared), with the formula of `edge_distances` term for term
+        (IEEE doubles: the same numbers); melee is updated only where a model moved, and
+        recomputed when one was KO'd or removed."""
         if self._geo_version == self._version:
             return
         s = self.state
@@ -100,47 +103,59 @@ class TableQueries:
         pts = s.xy.tolist()
         act = [m.active for m in models]
         prev = self._geo_pts
-        if prev is None or len(prev) != n:
-            moved = list(range(n))
-            dist = edge_distances(s.xy, s.radii)
-        else:
-            moved = [k for k in range(n) if pts[k] != prev[k]]
-            if not moved:
-                dist = self._dist
-            elif 3 * len(moved) > n:
-                dist = edge_distances(s.xy, s.radii)
-            else:
-                dist = self._dist.copy()  # a copy: `distances()` handed out the old one
-                radii = s.radii.tolist()
-                sqrt = math.sqrt
-                for k in moved:
-                    xk, yk = pts[k]
-                    rk = radii[k]
-                    # Row and column in one pass (each centre distance taken once): `edge_distances`
-                    # subtracts the row's radius first, so the column subtracts in the other order.
-                    row: list[float] = []
-                    col: list[float] = []
-                    for (x, y), r in zip(pts, radii, strict=True):
-                        c = sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y))
-                        row.append(c - rk - r)
-                        col.append(c - r - rk)
-                    dist[k] = row
-                    dist[:, k] = col
-                    dist[k, k] = 0.0
-        dist.setflags(write=False)  # handed out by `distances()` and the start of the next update
-        self._dist = dist
+        moved = (
+            list(range(n)) if prev is None or len(prev) != n else [k for k in range(n) if pts[k] != prev[k]]
+        )
+        rows = self._rows
+        whole = prev is None or len(prev) != n or 3 * len(moved) > n
+        if whole:
+            arr = edge_distances(s.xy, s.radii)
+            arr.setflags(write=False)  # handed out by `distances()`
+            self._dist_arr = arr
+            rows = self._rows = arr.tolist()
+        elif moved:
+            self._dist_arr = None  # rebuilt from the rows when `distances()` asks
+            radii = s.radii.tolist()
+            sqrt = math.sqrt
+            for k in moved:
+                xk, yk = pts[k]
+                rk = radii[k]
+                # Row and column in one pass (each centre distance taken once): `edge_distances`
+                # subtracts the row's radius first, so the column subtracts in the other order.
+                row: list[float] = []
+                for (x, y), r, other in zip(pts, radii, rows, strict=True):
+                    c = sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y))
+                    row.append(c - rk - r)
+                    other[k] = c - r - rk
+                row[k] = 0.0
+                rows[k] = row
         self._geo_pts = pts
         if moved or act != self._geo_act:
             # Who is in melee with whom (R-P5): active opposing models in base contact (never
             # oneself: a model is not its own enemy). KOs and removals bump the version
             # (damage.inflict, remove_casualties), so this stays true.
             if act != self._geo_act:
-                on = np.array(act, dtype=bool)
-                self._enemy_active = self._enemy_matrix() & on[:, None] & on[None, :]
+                foes = self._enemy_rows()
+                self._enemy_active = [
+                    [f and a and b for f, b in zip(frow, act, strict=True)]
+                    for frow, a in zip(foes, act, strict=True)
+                ]
                 self._geo_act = act
-            melee = (dist <= CONTACT) & self._enemy_active
+                whole = True
+            ea = self._enemy_active
+            if whole:
+                melee = [
+                    [d <= CONTACT and e for d, e in zip(row, erow, strict=True)]
+                    for row, erow in zip(rows, ea, strict=True)
+                ]
+            else:
+                melee = self._melee
+                for k in moved:
+                    for i in range(n):
+                        melee[i][k] = rows[i][k] <= CONTACT and ea[i][k]
+                    melee[k] = [d <= CONTACT and e for d, e in zip(rows[k], ea[k], strict=True)]
             self._melee = melee
-            self._in_melee = melee.any(axis=1).tolist()
+            self._in_melee = [any(row) for row in melee]
         self._geo_version = self._version
 
     def _refresh_cover(self) -> None:
@@ -199,13 +214,17 @@ class TableQueries:
         """Base edge to base edge (R-C6)."""
         if self._geo_version != self._version:
             self._refresh_geo()
-        return float(self._dist[a.index, b.index])
+        return self._rows[a.index][b.index]
 
     def distances(self) -> np.ndarray:
-        """Base edge to base edge between every pair (R-C6), read-only: the next move's update
-        starts from this array, so a caller's write would outlive the arrangement it was made in."""
+        """Base edge to base edge between every pair (R-C6), read-only (one array per arrangement,
+        shared by every caller until the next move)."""
         self._refresh_geo()
-        return self._dist
+        arr = self._dist_arr
+        if arr is None:
+            arr = self._dist_arr = np.array(self._rows, dtype=float)
+            arr.setflags(write=False)
+        return arr
 
     def in_contact(self, a: ModelState, b: ModelState) -> bool:
         return self.distance(a, b) <= CONTACT
@@ -216,7 +235,7 @@ class TableQueries:
             return []
         self._refresh_geo()
         models = self.state.models
-        return [models[i] for i in np.flatnonzero(self._melee[model.index]).tolist()]
+        return [models[i] for i, touching in enumerate(self._melee[model.index]) if touching]
 
     def in_melee(self, model: ModelState) -> bool:
         if not model.active:
@@ -244,7 +263,7 @@ class TableQueries:
             for m in self.state.models:
                 sense = senses.sense_range(cast("Ctx", self), m)  # the game mixing this in is the Ctx
                 if sense > 0:
-                    near = self._dist[m.index] <= sense
+                    near = np.array(self._rows[m.index], dtype=float) <= sense
                     vis[m.index] |= near  # the sensing model sees; it is not seen in return
             self._sight = vis
             self._sight_version = self._version
@@ -323,7 +342,7 @@ class TableQueries:
         sense = senses.sense_range(cast("Ctx", self), a)
         if sense > 0:
             self._refresh_geo()
-            return bool(self._dist[a.index, b.index] <= sense)
+            return self._rows[a.index][b.index] <= sense
         return False
 
     def _enemy_rows(self) -> list[list[bool]]:
@@ -357,7 +376,7 @@ class TableQueries:
         key = (model.index, inches)
         near = self._friend_near.get(key)
         if near is None:
-            row = self._dist[model.index]
+            row = self._rows[model.index]
             near = self._friend_near[key] = any(
                 m.active and m is not model and not self.enemies(m, model) and row[m.index] <= inches
                 for m in self.state.models

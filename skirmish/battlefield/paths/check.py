@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
-from skirmish.battlefield.paths.kernel import _blocked, _seg_hits, _violations
-from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
+from skirmish.battlefield.paths.kernel import _blocked, _seg_clear, _seg_hits, _violations
+from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.table import Table
 
 LENGTH_TOL = 1e-6
@@ -74,7 +74,88 @@ def check_path(
     closer to an impassable piece than the mover's radius (unless flying, R-B4), never
     overlapping another base, never within CONTACT of an enemy it did not start touching, and,
     for a charge, ending in base contact with `contact_target`.
+
+    A short legal path (the usual case: every declared move of a replay) is recognised in plain
+    floats first (`_legal_short`); anything else, and every problem's message, is the reference's.
     """
+    if _legal_short(mover, path, max_length, contact_target):
+        return None
+    return _check_path_reference(mover, path, max_length=max_length, contact_target=contact_target)
+
+
+SHORT_PATH = 8
+"""Paths of at most this many points are first tried by `_legal_short` (`path_length` sums up to
+eight points in order, which the plain loop repeats)."""
+
+
+def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_target: int | None) -> bool:
+    """True only when `_check_path_reference` would answer None: the same tests in the same
+    order with the same floats (the segment test is `_seg_clear`, the kernel's stop-at-the-first-
+    hit form of `_seg_hits`; the end gaps are numpy's `sqrt(dx*dx + dy*dy) - r_k - r` element by
+    element). False when the path is not short or anything fails: the reference then decides."""
+    p = np.asarray(path, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 2 or not 2 <= len(p) <= SHORT_PATH:
+        return False
+    pts: list[list[float]] = p.tolist()
+    isfinite = math.isfinite
+    for x, y in pts:
+        if not (isfinite(x) and isfinite(y)):
+            return False
+    total = 0.0
+    x0, y0 = pts[0]
+    for x1, y1 in pts[1:]:
+        dx = x1 - x0
+        dy = y1 - y0
+        total += math.sqrt(dx * dx + dy * dy)
+        x0, y0 = x1, y1
+    if total > max_length + LENGTH_TOL:
+        return False
+    table = mover.table
+    r = mover.radius
+    lo = r - 1e-9
+    hx = table.width - lo
+    hy = table.height - lo
+    for x, y in pts:
+        if x < lo or x > hx or y < lo or y > hy:
+            return False
+    if mover.flying and not table.clear_of_impassable(p[-1:], r)[0]:
+        return False
+    n = len(mover.xy)
+    if contact_target is not None and not 0 <= contact_target < n:
+        return False
+    obs = mover.obstacles(p[0], target=contact_target)
+    bases, pieces = obs.bases_py(), list(obs.kern.py)
+    tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
+    x0, y0 = pts[0]
+    for x1, y1 in pts[1:]:
+        if not _seg_clear(x0, y0, x1, y1, bases, pieces, tl, tl2, False):
+            return False
+        x0, y0 = x1, y1
+    ex, ey = pts[-1]
+    rl: list[float] = mover.radii.tolist()
+    xy: list[list[float]] = mover.xy.tolist()
+    foe = [False] * n if mover.enemy is None else np.asarray(mover.enemy, dtype=bool).tolist()
+    out = [False] * n if mover.ignore is None else np.asarray(mover.ignore, dtype=bool).tolist()
+    sqrt = math.sqrt
+    for k, (x, y) in enumerate(xy):
+        if k == contact_target:
+            dx = x - ex
+            dy = y - ey
+            if sqrt(dx * dx + dy * dy) - rl[k] - r > CONTACT:
+                return False
+        elif foe[k] and k != mover.index and not out[k]:
+            dx = x - ex
+            dy = y - ey
+            if sqrt(dx * dx + dy * dy) - rl[k] - r <= CONTACT:
+                return False
+    return True
+
+
+def _check_path_reference(
+    mover: Mover, path: np.ndarray, *, max_length: float, contact_target: int | None = None
+) -> PathProblem | None:
+    """`check_path` in numpy, test by test: the reference `_legal_short` is held to, and the one
+    that names every problem."""
     table, xy, radii, flying = mover.table, mover.xy, mover.radii, mover.flying
     p = np.asarray(path, dtype=float).reshape(-1, 2)
     if len(p) == 0:

@@ -50,13 +50,23 @@ def validate_path(
 ) -> None:
     """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
     s = game.state
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not np.isfinite(path).all():
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
         raise IllegalAction(rule, "a path is two or more finite points")
-    if np.hypot(*(path[0] - s.xy[m.index])) > 1e-6:
+    (x0, y0), (mx, my) = path[0].tolist(), s.xy[m.index].tolist()
+    # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
+    if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
     problem = path_problem(game, mover_of(game, m), path, budget, contact_target)
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+def _finite(path: np.ndarray) -> bool:
+    """`np.isfinite(path).all()` for a (k, 2) path; plain floats for the usual few points."""
+    if len(path) > 16:
+        return bool(np.isfinite(path).all())
+    isfinite = math.isfinite
+    return all(isfinite(x) and isfinite(y) for x, y in path.tolist())
 
 
 PATH_CHECKS = 512
