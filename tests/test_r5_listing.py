@@ -115,3 +115,30 @@ def test_within_reach_is_measure_against_the_reach_in_games() -> None:
     finally:
         charges.within_reach = real  # type: ignore[assignment]
     assert len(asked) > 10 and any(asked)
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=200, deadline=None)
+@given(
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(0, 20, allow_nan=False),
+)
+def test_the_listing_ends_and_heads_in_floats_are_numpys(
+    sx: float, sy: float, gx: float, gy: float, b: float
+) -> None:
+    """The listing's straight ends and the straight line toward a goal, in plain floats, are the
+    numpy formulas' numbers bit for bit (the moves listed, so the replays, stay the same)."""
+    from skirmish.engine.steps.movement import _ends_xy, _head, _head_xy, straight_ends
+
+    start, goal = np.array([sx, sy]), np.array([gx, gy])
+    assert np.array(_ends_xy(sx, sy, b)).tobytes() == straight_ends(start, b).tobytes()
+    want = _head(start, goal, b)
+    got = _head_xy(sx, sy, goal, b)
+    assert (got is None) == (want is None)
+    if got is not None and want is not None:
+        assert np.array(got).tobytes() == want.tobytes()
+    near = goal + np.array([1e-10, -3e-10])  # the goal as good as reached: no head
+    assert (_head_xy(gx, gy, near, b) is None) == (_head(goal, near, b) is None)

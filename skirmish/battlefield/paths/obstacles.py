@@ -53,7 +53,7 @@ class _Obstacles:
     lim2: np.ndarray  # (b,) its square (the kernels compare squared distances)
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
-    _py: list[tuple[float, ...]] | None = None
+    _py: tuple[tuple[float, ...], ...] | None = None
     _arr: np.ndarray | None = None
     flying: bool = False
     """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
@@ -62,9 +62,10 @@ class _Obstacles:
     def count(self) -> int:
         return len(self.centres) + len(self.polys)
 
-    def bases_py(self) -> list[tuple[float, ...]]:
+    def bases_py(self) -> tuple[tuple[float, ...], ...]:
         """Bases as plain tuples for the pure-Python kernel, built on first use: centre, squared
-        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close."""
+        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close.
+        A tuple of tuples of floats: the collector untracks it, so kept sets cost it nothing."""
         if self._py is None:
             out: list[tuple[float, ...]] = []
             for cx, cy, lim, lim2 in zip(
@@ -72,7 +73,7 @@ class _Obstacles:
             ):
                 w = lim + BOX_SLACK
                 out.append((cx, cy, lim2, cx - w, cx + w, cy - w, cy + w))
-            self._py = out
+            self._py = tuple(out)
         return self._py
 
     def bases_arr(self) -> np.ndarray:
@@ -142,7 +143,7 @@ def _obstacles(
         rows.append((cx, cy, lim * lim, cx - w, cx + w, cy - w, cy + w))
     model = np.array(idx, dtype=np.int64)
     obs = _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
-    obs._py = rows
+    obs._py = tuple(rows)
     return obs
 
 
