@@ -157,8 +157,13 @@ def test_r_m2_remembered_planner_in_real_games_with_earth_walls_and_undo() -> No
 
 
 def _same_obstacles(a: _Obstacles, b: _Obstacles) -> bool:
-    """Every field equal: arrays in dtype, shape and bytes (object arrays by element identity)."""
+    """Every field equal: arrays in dtype, shape and bytes (object arrays by element identity);
+    the kernels' base rows (built with the set or on first use) through their accessors."""
+    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
+        return False
     for f in dataclasses.fields(_Obstacles):
+        if f.name in ("_py", "_arr"):
+            continue
         x, y = getattr(a, f.name), getattr(b, f.name)
         if isinstance(x, np.ndarray):
             if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:

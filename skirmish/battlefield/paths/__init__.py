@@ -32,6 +32,7 @@ Every question starts from a `Mover` (who moves, on which table, among which bas
     shortest_path(mover, goal)                       # from the mover's position
     move_toward(mover, goal, budget)
     charge_path(mover, target)                       # (path, length) | None
+    charge_floor(mover, target)                      # no charge path is shorter
     retreat_path(mover, away_from, distance)
 """
 
@@ -51,6 +52,7 @@ from skirmish.battlefield.paths.plan import (
     APPROACH,
     PATH_MEMO,
     RING_BATCH,
+    charge_floor,
     charge_path,
     move_toward,
     retreat_path,
@@ -76,6 +78,7 @@ __all__ = [
     "_obstacles",
     "_off_table",
     "_violations",
+    "charge_floor",
     "charge_path",
     "check_path",
     "check_straight_moves",

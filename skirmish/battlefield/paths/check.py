@@ -46,6 +46,14 @@ def _legal_points(
     """Per point: on the table and clear of the obstacles (all, or only the selected ones)."""
     if len(pts) == 0:
         return np.zeros(0, dtype=bool)
+    if len(pts) == 1:
+        # One point (a goal): `_off_table`'s comparisons in plain floats, and no kernel call
+        # when it is off the table (`_blocked` asks nothing of the table, so skipping it is safe).
+        x, y = pts[0].tolist()
+        lo = obs.radius - 1e-9
+        if x < lo or x > table.width - lo or y < lo or y > table.height - lo:
+            return np.zeros(1, dtype=bool)
+        return ~_blocked(obs, pts, pts, base_sel, piece_sel)
     return ~_off_table(table, pts, obs.radius) & ~_blocked(obs, pts, pts, base_sel, piece_sel)
 
 

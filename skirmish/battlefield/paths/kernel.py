@@ -9,7 +9,7 @@ checker cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import shapely
@@ -106,8 +106,8 @@ def _seg_clear(
     y0: float,
     x1: float,
     y1: float,
-    bases: list[tuple[float, ...]],
-    pieces: list[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
+    bases: Sequence[tuple[float, ...]],
+    pieces: Sequence[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
     tl: float,
     tl2: float,
     ends_outside: bool = True,
@@ -146,8 +146,8 @@ def _seg_clear(
 def _point_near(
     x: float,
     y: float,
-    bases: list[tuple[float, ...]],
-    pieces: list[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
+    bases: Sequence[tuple[float, ...]],
+    pieces: Sequence[tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]],
     tl: float,
     tl2: float,
     ends_outside: bool,
@@ -288,8 +288,8 @@ def _blocked(
     psel = range(npc) if piece_sel is None else piece_sel.tolist()
     out = np.zeros(m, dtype=bool)
     bases, pieces = obs.bases_py(), obs.kern.py
-    sel_b = [bases[j] for j in bsel]
-    sel_p = [pieces[k] for k in psel]
+    sel_b = bases if base_sel is None else [bases[j] for j in bsel]
+    sel_p = pieces if piece_sel is None else [pieces[k] for k in psel]
     tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
     if p0 is p1:
         for i, (x, y) in enumerate(p0.tolist()):

@@ -53,7 +53,7 @@ class _Obstacles:
     lim2: np.ndarray  # (b,) its square (the kernels compare squared distances)
     tlim: float  # the mover's radius minus tolerance (terrain)
     tlim2: float
-    _py: list[tuple[float, ...]] | None = None
+    _py: tuple[tuple[float, ...], ...] | None = None
     _arr: np.ndarray | None = None
     flying: bool = False
     """A flyer passes over impassable pieces but must land clear of them (goals are checked)."""
@@ -62,9 +62,10 @@ class _Obstacles:
     def count(self) -> int:
         return len(self.centres) + len(self.polys)
 
-    def bases_py(self) -> list[tuple[float, ...]]:
+    def bases_py(self) -> tuple[tuple[float, ...], ...]:
         """Bases as plain tuples for the pure-Python kernel, built on first use: centre, squared
-        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close."""
+        limit, and the box (x0, x1, y0, y1) outside which a segment's box cannot come too close.
+        A tuple of tuples of floats: the collector untracks it, so kept sets cost it nothing."""
         if self._py is None:
             out: list[tuple[float, ...]] = []
             for cx, cy, lim, lim2 in zip(
@@ -72,16 +73,20 @@ class _Obstacles:
             ):
                 w = lim + BOX_SLACK
                 out.append((cx, cy, lim2, cx - w, cx + w, cy - w, cy + w))
-            self._py = out
+            self._py = tuple(out)
         return self._py
 
     def bases_arr(self) -> np.ndarray:
         """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`):
         the same element-wise sums in numpy (the same floats), without the tuples."""
         if self._arr is None:
-            w = self.lim + BOX_SLACK
-            cx, cy = self.cx, self.cy
-            self._arr = np.stack([cx, cy, self.lim2, cx - w, cx + w, cy - w, cy + w], axis=-1).reshape(-1, 7)
+            if self._py is not None:  # the rows themselves (the same floats), cheaper than a stack
+                self._arr = np.array(self._py, dtype=float).reshape(-1, 7)
+            else:
+                w = self.lim + BOX_SLACK
+                cx, cy = self.cx, self.cy
+                cols = [cx, cy, self.lim2, cx - w, cx + w, cy - w, cy + w]
+                self._arr = np.stack(cols, axis=-1).reshape(-1, 7)
         return self._arr
 
 
@@ -105,7 +110,10 @@ def _obstacles(
 
     In plain floats, model by model (a game has a few dozen models, and numpy's per-call cost
     was most of the time): the formulas of `_obstacles_numpy` in its order (+, -, * and sqrt
-    round the same either way), so the same arrays bit for bit.
+    round the same either way), so the same arrays bit for bit. The kernels' rows of each base
+    (`bases_py`, and from them `bases_arr`) are made in the same loop, with their formulas: every
+    search and straight batch asks for them, and numpy's stack of seven columns cost more than
+    the loop (a test holds them equal to the rows built from the arrays).
     """
     pts = xy.tolist()
     rl = radii.tolist()
@@ -116,6 +124,7 @@ def _obstacles(
     grow_by = CONTACT + 1e-7
     idx: list[int] = []
     clear: list[float] = []
+    rows: list[tuple[float, ...]] = []
     for k, p in enumerate(pts):
         if k == mover or out[k]:
             continue
@@ -127,8 +136,15 @@ def _obstacles(
                 c = c + grow_by
         idx.append(k)
         clear.append(c)
+        # `bases_py`'s row: the limit is `_assemble`'s (clearance - OVERLAP_TOL), squared.
+        lim = c - OVERLAP_TOL
+        w = lim + BOX_SLACK
+        cx, cy = p
+        rows.append((cx, cy, lim * lim, cx - w, cx + w, cy - w, cy + w))
     model = np.array(idx, dtype=np.int64)
-    return _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
+    obs = _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
+    obs._py = tuple(rows)
+    return obs
 
 
 def _assemble(

@@ -264,6 +264,22 @@ def charge_path(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
 PATH_MEMO = 256
 """Charge paths remembered per table (oldest forgotten first), keyed on every input exactly."""
 
+FLOOR_SLACK = 1e-6
+"""`charge_floor` stays this far below the straight distance: float noise in a path's length
+(its end on the goal disc, the sum of its segments) is some 1e-13 on a table of inches."""
+
+
+def charge_floor(mover: Mover, target: int) -> float:
+    """A length no `charge_path` to `target` is shorter than, without searching (R-C3): the
+    straight distance from the start to the nearest point of the goal disc (the path ends on that
+    disc, and no path is shorter than the straight line), less FLOOR_SLACK. A caller that only
+    needs to know whether a charge is within reach skips the search when this is beyond it."""
+    xy = mover.xy
+    sx, sy = xy[mover.index].tolist()
+    gx, gy = xy[target].tolist()
+    goal_r = float(mover.radii[mover.index] + mover.radii[target]) + APPROACH
+    return math.hypot(sx - gx, sy - gy) - goal_r - FLOOR_SLACK
+
 
 def _charge_path_now(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
     table, xy, radii = mover.table, mover.xy, mover.radii

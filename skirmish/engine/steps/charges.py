@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
-from skirmish.battlefield.paths import charge_path, move_toward
+from skirmish.battlefield.paths import charge_floor, charge_path, move_toward
 from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
 from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import PendingSpec, Step, StepSpec, step
@@ -74,6 +74,17 @@ def measure(game: Ctx, m: ModelState, t: ModelState) -> tuple[np.ndarray, float]
     return charge_path(mover_of(game, m), t.index)
 
 
+def within_reach(game: Ctx, m: ModelState, t: ModelState, reach: float) -> tuple[np.ndarray, float] | None:
+    """`measure(game, m, t)` when it is no longer than `reach`, else None (R-C3). The charge path
+    is never shorter than the straight distance to contact (`charge_floor`), so when that alone is
+    beyond `reach` the answer is None without a search: most of a game's out-of-reach charges."""
+    mover = mover_of(game, m)
+    if charge_floor(mover, t.index) > reach:
+        return None
+    found = charge_path(mover, t.index)
+    return None if found is None or found[1] > reach else found
+
+
 def candidates(game: Ctx, player: int) -> list[Action]:
     """Every Charge the player may declare (R-C3), by charger then target.
 
@@ -88,10 +99,8 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     for (m, t), sees in zip(pairs, seen, strict=True):
         if not sees:
             continue
-        if game.options.premeasure:
-            found = measure(game, m, t)
-            if found is None or found[1] > m.profile.charge:
-                continue
+        if game.options.premeasure and within_reach(game, m, t, m.profile.charge) is None:
+            continue
         out.append(Charge(m.id, t.id))
     return out
 
@@ -168,10 +177,7 @@ def counter_path(game: Ctx, t: ModelState, m: ModelState) -> tuple[np.ndarray, f
         or t.profile.charge <= 0
     ):
         return None
-    found = measure(game, t, m)
-    if found is None or found[1] > t.profile.charge + 1e-9:
-        return None
-    return found
+    return within_reach(game, t, m, t.profile.charge + 1e-9)
 
 
 def offer_counter_charge(game: Ctx, t: ModelState, m: ModelState) -> None:

@@ -159,22 +159,23 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     enemy, gone = game.enemy_mask(m), game.gone_mask()
     mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
     aims = goals if goals is not None else goals_among(game, m, enemy & ~gone)
-    heads = [_head(start, goal, budget) for goal in aims]
+    sx, sy = start.tolist()
+    heads = [_head_xy(sx, sy, goal, budget) for goal in aims]
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
     # stays small enough for the plain-float check that a single line would get.
-    ends = straight_ends(start, budget)
+    ends = _ends_xy(sx, sy, budget)
     firsts = [h for h in heads if h is not None]
     if len(firsts) + len(ends) <= STRAIGHT_SMALL:
-        batch = np.concatenate([np.array(firsts, dtype=float).reshape(-1, 2), ends])
+        batch = np.array(firsts + ends, dtype=float).reshape(-1, 2)
         legal = straight_moves(mover, start[None, :], batch, max_length=budget)
         clear = legal[: len(firsts)].tolist()
         legal = legal[len(firsts) :]
     else:
         clear = [
-            bool(straight_moves(mover, start[None, :], h[None, :], max_length=budget)[0]) for h in firsts
+            bool(straight_moves(mover, start[None, :], np.array([h]), max_length=budget)[0]) for h in firsts
         ]
-        legal = straight_moves(mover, start[None, :], ends, max_length=budget)
+        legal = straight_moves(mover, start[None, :], np.array(ends), max_length=budget)
     # A legal move toward each goal: the straight line when it is clear (the common case, no
     # search), else the truncated shortest path around obstacles.
     toward: list[tuple[np.ndarray, bool] | None] = []
@@ -184,7 +185,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             toward.append(None)
             continue
         if clear[k]:
-            toward.append((head, True))
+            toward.append((np.array(head), True))
         else:
             path = move_toward(mover, goal, budget)
             toward.append(None if path is None else (path, False))
@@ -202,7 +203,7 @@ def _listing(
     start: np.ndarray,
     budget: float,
     toward: list[tuple[np.ndarray, bool] | None],
-    ends: np.ndarray,
+    ends: list[list[float]],
     legal: np.ndarray,
 ) -> list[Move]:
     """The list `model_moves` makes of its paths: `listed_move` on each path toward a goal (the
@@ -231,50 +232,45 @@ def _listing(
                 move = listed_move(model_id, [here, t[0].tolist()] if t[1] else t[0], seen)
                 if move is not None:
                     moves.append(move)
-        lines = _straight_listing(game, model_id, start, budget, ends)
-        for line, ok in zip(lines, legal.tolist(), strict=True):
-            if ok and not line.short and line.end not in seen:
-                seen.add(line.end)
-                moves.append(line.move(model_id, here))
+        judged, made = _straight_listing(game, model_id, start, here, budget, ends)
+        for i, ok in enumerate(legal.tolist()):
+            if ok:
+                end, short = judged[i]
+                if not short and end not in seen:
+                    seen.add(end)
+                    move = made[i]
+                    if move is None:  # made when first listed, then shared by the lists
+                        to = ends[i]
+                        move = made[i] = Move(model_id, ((here[0], here[1]), (to[0], to[1])))
+                    moves.append(move)
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
         found = memo[key] = tuple(moves)
     return list(found)
 
 
-class _Line:
-    """One straight line of the list, as `listed_move` judges it: its end rounded (the `seen`
-    test is the caller's), whether it is too short to list, and its move, made when first listed."""
-
-    __slots__ = ("_move", "_to", "end", "short")
-
-    def __init__(self, here: list[float], to: list[float]) -> None:
-        self._to = to
-        self.end = end_key(to)
-        self.short = segment_length([here, to]) < MIN_LISTED
-        self._move: Move | None = None
-
-    def move(self, model_id: str, here: list[float]) -> Move:
-        if self._move is None:
-            self._move = Move(model_id, ((here[0], here[1]), (self._to[0], self._to[1])))
-        return self._move
+_Lines = tuple[tuple[tuple[tuple[float, float], bool], ...], list[Move | None]]
+"""The straight lines of one model, start and budget as `listed_move` judges them: per line its
+end rounded (`end_key`; the `seen` test is the caller's) and whether it is too short to list,
+then per line its move once made. Plain tuples of floats and one list, not an object per line:
+the collector untracks the tuples, so the records a game keeps cost its full collections little."""
 
 
 def _straight_listing(
-    game: Ctx, model_id: str, start: np.ndarray, budget: float, ends: np.ndarray
-) -> tuple[_Line, ...]:
-    """The list's straight lines (start to each of `ends`, a function of the start and `budget`)
-    as `listed_move` judges them, once per model, start and budget: the same model is listed again
-    from the same place whenever another model moved, and only which lines are legal and which
-    ends the goal moves took change."""
+    game: Ctx, model_id: str, start: np.ndarray, here: list[float], budget: float, ends: list[list[float]]
+) -> _Lines:
+    """The list's straight lines (`here`, the start, to each of `ends`, a function of the start
+    and `budget`) as `listed_move` judges them, once per model, start and budget: the same model
+    is listed again from the same place whenever another model moved, and only which lines are
+    legal and which ends the goal moves took change."""
     key = (model_id, start.tobytes(), budget)
-    memo: dict[tuple[object, ...], tuple[_Line, ...]] = game.memo.setdefault("straight_listing", {})
+    memo: dict[tuple[object, ...], _Lines] = game.memo.setdefault("straight_listing", {})
     found = memo.get(key)
     if found is None:
-        here = start.tolist()
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
-        found = memo[key] = tuple(_Line(here, end) for end in ends.tolist())
+        judged = tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends)
+        found = memo[key] = (judged, [None] * len(ends))
     return found
 
 
@@ -292,6 +288,16 @@ def straight_ends(start: np.ndarray, budget: float) -> np.ndarray:
     """Where the list's straight lines end, before they are checked: eight directions at the full
     and at half `budget`, in the list's order."""
     return np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
+
+
+def _ends_xy(sx: float, sy: float, budget: float) -> list[list[float]]:
+    """`straight_ends` of the start (sx, sy) in plain floats: numpy's element-wise products and
+    sums in its order (`0.5 * budget` first), so the same numbers without an array per call (a
+    test holds the two equal)."""
+    half = 0.5 * budget
+    return [[sx + budget * cx, sy + budget * cy] for cx, cy in DIRECTIONS] + [
+        [sx + half * cx, sy + half * cy] for cx, cy in DIRECTIONS
+    ]
 
 
 def toward(
@@ -326,6 +332,19 @@ def _head(start: np.ndarray, goal: np.ndarray, budget: float) -> np.ndarray | No
         return None
     end: np.ndarray = start + d * (min(budget, n) / n)
     return end
+
+
+def _head_xy(sx: float, sy: float, goal: np.ndarray, budget: float) -> list[float] | None:
+    """`_head` from the start (sx, sy) in plain floats: numpy's (the C library's) hypot, then
+    the same element-wise differences, products and sums (a test holds the two equal)."""
+    gx, gy = goal.tolist()
+    dx = gx - sx
+    dy = gy - sy
+    n = float(np.hypot(dx, dy))
+    if n < 1e-9:
+        return None
+    f = min(budget, n) / n
+    return [sx + dx * f, sy + dy * f]
 
 
 def cover_refusal(game: Ctx, m: ModelState) -> Refusal | None:

@@ -1,0 +1,144 @@
+"""Round 5 of issue 15, the random bot's listing: every fast path here answers what the slower
+one it replaces answers, exactly, or replays would move.
+
+- R-M2: the kernels' base rows made in `_obstacles`' own loop equal the rows made from the
+  obstacle arrays (`_obstacles_numpy`'s set, which builds them the old way).
+- R-C3: no charge path is shorter than `charge_floor`, so a charge judged out of reach by it
+  alone (`charges.within_reach`) is one the search would have judged out of reach.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skirmish.battlefield.paths import Mover, charge_floor, charge_path
+from skirmish.battlefield.paths.check import _legal_points, _off_table
+from skirmish.battlefield.paths.kernel import _blocked
+from skirmish.battlefield.paths.obstacles import _obstacles, _obstacles_numpy
+from skirmish.battlefield.sample import random_table, scatter_bases
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_the_obstacle_rows_made_in_the_loop_are_the_arrays_rows(seed: int, contact: bool) -> None:
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=2)
+    n = int(rng.integers(1, 30))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    enemy = (rng.random(n) < 0.5) if contact else None
+    ignore = rng.random(n) < 0.2
+    target = int(rng.integers(0, n)) if rng.random() < 0.3 else None
+    mover = int(rng.integers(0, n))
+    start = xy[mover] + rng.normal(0, 0.5, 2) if rng.random() < 0.5 else xy[mover]
+    kw = {"flying": bool(rng.random() < 0.2), "ignore": ignore, "target": target}
+    fast = _obstacles(t, mover, xy, radii, enemy, start, **kw)
+    slow = _obstacles_numpy(t, mover, xy, radii, enemy, start, **kw)
+    assert slow._py is None  # built the old way, from the arrays, on first use
+    assert fast.bases_py() == slow.bases_py()
+    assert fast.bases_arr().tobytes() == slow.bases_arr().tobytes()
+    assert fast.bases_arr().shape == slow.bases_arr().shape == (len(fast.centres), 7)
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_one_point_legality_is_the_batch_answer(seed: int) -> None:
+    """`_legal_points` of one point (plain-float table bounds) equals the batch formula."""
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=3)
+    n = int(rng.integers(1, 20))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    obs = Mover(t, 0, xy, radii, rng.random(n) < 0.5).obstacles(xy[0])
+    pts = np.concatenate(
+        [rng.uniform(-2, max(t.width, t.height) + 2, (40, 2)), xy + rng.normal(0, 1.0, xy.shape)]
+    )
+    for p in pts:
+        one = p[None, :]
+        want = ~_off_table(t, one, obs.radius) & ~_blocked(obs, one, one)
+        assert _legal_points(t, obs, one).tolist() == want.tolist()
+
+
+@pytest.mark.rule("R-C3")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_no_charge_path_is_shorter_than_its_floor(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 4)))
+    n = int(rng.integers(2, 14))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    enemy = rng.random(n) < 0.5
+    for target in range(1, n):
+        mover = Mover(t, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2))
+        found = charge_path(mover, target)
+        floor = charge_floor(mover, target)
+        if found is not None:
+            assert floor < found[1]
+
+
+def test_within_reach_is_measure_against_the_reach_in_games() -> None:
+    """R-C3 on real boards: every charge and counter-charge question of some random games gets
+    the answer the full measurement gives (None beyond the reach, else the same path)."""
+    from skirmish.bots.runner import play_out, seat_bots
+    from skirmish.data.catalogue import find_scenario, find_troupe
+    from skirmish.engine.game import Game
+    from skirmish.engine.steps import charges
+
+    asked = []
+    real = charges.within_reach
+
+    def spy(game, m, t, reach):  # type: ignore[no-untyped-def]
+        got = real(game, m, t, reach)
+        found = charges.measure(game, m, t)
+        want = None if found is None or found[1] > reach else found
+        assert (got is None) == (want is None)
+        if got is not None and want is not None:
+            assert got[0].tobytes() == want[0].tobytes() and got[1] == want[1]
+        asked.append(got is None)
+        return got
+
+    charges.within_reach = spy  # type: ignore[assignment]
+    try:
+        for name in ("open_battle", "four_kingdoms_melee"):
+            sc = find_scenario(name)
+            troupes = [find_troupe(s.troupe) for s in sc.sides]
+            bots = ["random"] * len(sc.sides)
+            for seed in (1, 2):
+                g = Game(sc, troupes, seed=seed, bots=bots, record_log=False, transactional=False)
+                play_out(g, seat_bots(g, bots))
+    finally:
+        charges.within_reach = real  # type: ignore[assignment]
+    assert len(asked) > 10 and any(asked)
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=200, deadline=None)
+@given(
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(-50, 100, allow_nan=False),
+    st.floats(0, 20, allow_nan=False),
+)
+def test_the_listing_ends_and_heads_in_floats_are_numpys(
+    sx: float, sy: float, gx: float, gy: float, b: float
+) -> None:
+    """The listing's straight ends and the straight line toward a goal, in plain floats, are the
+    numpy formulas' numbers bit for bit (the moves listed, so the replays, stay the same)."""
+    from skirmish.engine.steps.movement import _ends_xy, _head, _head_xy, straight_ends
+
+    start, goal = np.array([sx, sy]), np.array([gx, gy])
+    assert np.array(_ends_xy(sx, sy, b)).tobytes() == straight_ends(start, b).tobytes()
+    want = _head(start, goal, b)
+    got = _head_xy(sx, sy, goal, b)
+    assert (got is None) == (want is None)
+    if got is not None and want is not None:
+        assert np.array(got).tobytes() == want.tobytes()
+    near = goal + np.array([1e-10, -3e-10])  # the goal as good as reached: no head
+    assert (_head_xy(gx, gy, near, b) is None) == (_head(goal, near, b) is None)
