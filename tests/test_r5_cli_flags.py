@@ -49,3 +49,14 @@ def test_a_bare_bots_before_a_name_that_is_nothing_is_still_an_unknown_policy(
 ) -> None:
     code, _, err = run(["play", "--headless", "--bots", "no_such_thing"], capsys)
     assert code == 2 and err.startswith("skirmish: --bots no_such_thing: unknown policy"), err
+
+
+@pytest.mark.parametrize("action", ["status", "play", "reset"])
+def test_r_x3_campaign_workers_only_with_test_as_games(
+    action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--games` outside `campaign test` was refused, `--workers` silently ignored."""
+    save = tmp_path / "camp.json"
+    code, _, err = run(["campaign", action, "--headless", "--file", str(save), "--workers", "2"], capsys)
+    assert code == 2 and err == f"skirmish: --workers: only with `campaign test`, not `campaign {action}`\n"
+    assert not save.exists()

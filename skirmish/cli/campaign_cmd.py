@@ -64,6 +64,8 @@ def campaign(
         raise UsageProblem("--campaign: the name is empty; give a campaign name or file")
     if games is not None and action != "test":
         raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
+    if workers is not None and action != "test":
+        raise UsageProblem(f"--workers: only with `campaign test`, not `campaign {action}`")
     if workers is not None and workers < 1:
         raise UsageProblem(f"--workers {workers}: give 1 or more")
     if action == "test":
