@@ -236,3 +236,33 @@ def test_a_name_longer_than_the_file_system_takes_exits_2(
     code, _, err = run([a.replace("LONG", long) for a in argv], capsys)
     assert code == 2 and "internal error" not in err and err.startswith("skirmish: "), err
     assert "File name too long" in err or "cannot use this" in err, err
+
+
+@pytest.mark.parametrize("text", ["[]", "[1, 2]\n", "3", "null"])
+def test_validate_names_json_that_is_no_object_as_a_replay_not_as_toml(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`[]` in r.json was reported as 'is not valid TOML: Invalid initial character for a key part'."""
+    bad = tmp_path / "r.json"
+    bad.write_text(text)
+    code, _, err = run(["validate", str(bad)], capsys)
+    one_problem(code, err, str(bad), "is not a replay (a JSON object is expected)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "FILE", "--headless"],
+        ["play", "--headless", "--troupe", "FILE", "--troupe", "team_avatar"],
+        ["board", "FILE"],
+        ["troupe", "cost", "FILE"],
+        ["test-troupes", "FILE", "team_avatar", "--games", "1"],
+    ],
+)
+def test_a_replay_given_for_a_scenario_or_troupe_is_named_as_json(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said 'is not valid TOML: Invalid statement (at line 1, column 1)'."""
+    rep = a_replay(tmp_path, capsys)
+    code, _, err = run([str(rep) if a == "FILE" else a for a in argv], capsys)
+    one_problem(code, err, str(rep), "is JSON (a replay or a save?)")
