@@ -266,3 +266,20 @@ def test_a_replay_given_for_a_scenario_or_troupe_is_named_as_json(
     rep = a_replay(tmp_path, capsys)
     code, _, err = run([str(rep) if a == "FILE" else a for a in argv], capsys)
     one_problem(code, err, str(rep), "is JSON (a replay or a save?)")
+
+
+def test_replay_headless_of_a_game_in_progress_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save of a game in progress printed 'Result: draw — ' (no winner yet read as a draw)."""
+    from skirmish.engine.replay import dumps, load_replay
+
+    rep = a_replay(tmp_path, capsys)
+    save = tmp_path / "save.json"
+    save.write_text(dumps(load_replay(rep).play(upto=50)))
+    code, out, err = run(["replay", str(save), "--verify"], capsys)
+    assert code == 0, err
+    code, out, err = run(["replay", str(save), "--headless"], capsys)
+    assert code == 0, err
+    result = next(line for line in out.splitlines() if line.startswith("Result: "))
+    assert result.startswith("Result: unfinished — the game stops in turn "), result

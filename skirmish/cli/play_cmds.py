@@ -197,7 +197,7 @@ def result_json(game, written: dict[str, str | None] | None = None) -> dict:
         "title": game.scenario.title,
         "seed": game.seed,
         "over": r["over"],
-        "draw": s.winning_team is None,
+        "draw": r["over"] and s.winning_team is None,
         "winners": r["winners"],
         "reason": r["reason"],
         "turns": r["turns"],
@@ -226,8 +226,11 @@ def print_result(game) -> None:
     winner = (
         "draw" if s.winning_team is None else ", ".join(p.name for p in s.players if p.team == s.winning_team)
     )
+    reason = s.result_reason
+    if not game.over:  # a save of a game in progress (`replay SAVE --headless`): no result yet
+        winner, reason = "unfinished", f"the game stops in turn {s.turn}, {s.phase} phase, step {s.step}"
     print(f"Scenario: {game.scenario.title} (seed {game.seed})")
-    print(f"Result: {winner} — {s.result_reason}")
+    print(f"Result: {winner} — {reason}")
     print(f"Turns: {r['turns']}")
     print(
         "Battle Points: "
