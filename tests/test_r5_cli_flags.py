@@ -60,3 +60,25 @@ def test_r_x3_campaign_workers_only_with_test_as_games(
     code, _, err = run(["campaign", action, "--headless", "--file", str(save), "--workers", "2"], capsys)
     assert code == 2 and err == f"skirmish: --workers: only with `campaign test`, not `campaign {action}`\n"
     assert not save.exists()
+
+
+@pytest.mark.parametrize(
+    "command", [["play", "--headless", "--bots"], ["test-troupes", "team_avatar", "team_avatar"]]
+)
+def test_an_option_given_twice_with_different_values_exits_2(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--option premeasure=true --option premeasure=false` played with the last one, silently."""
+    argv = [*command, "--option", "premeasure=true", "--option", "premeasure=no"]
+    code, _, err = run(argv, capsys)
+    assert (
+        code == 2
+        and err == "skirmish: --option premeasure: given twice with different values; give it once\n"
+    )
+
+
+def test_an_option_given_twice_alike_is_that_option(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "--headless", "--bots", "--turns", "1", "--json"]
+    code, out, err = run([*argv, "--option", "premeasure=true", "--option", "premeasure=yes"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["over"] is True

@@ -42,7 +42,8 @@ def seat_policies(flag: str, value: str, sides: int) -> list[str]:
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
-    """`--option KEY=VALUE` pairs applied to the scenario's options, each checked like a file field."""
+    """`--option KEY=VALUE` pairs applied to the scenario's options, each checked like a file field
+    (and, like a file's key, one option may not be given twice with different values)."""
     overrides: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
@@ -62,6 +63,9 @@ def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
                 parsed = int(value)
             except ValueError:
                 parsed = value
+        if key in overrides and overrides[key] != parsed:
+            # As a key given twice in a file: which one was meant cannot be told.
+            raise UsageProblem(f"--option {key}: given twice with different values; give it once")
         overrides[key] = parsed
     try:
         return base.with_overrides(overrides)
