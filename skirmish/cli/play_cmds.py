@@ -7,7 +7,14 @@ import os
 import sys
 
 from skirmish.bots.registry import DEFAULT, NAMED
-from skirmish.cli.errors import UsageProblem, output_path, write_output, write_rendered
+from skirmish.cli.errors import (
+    UsageProblem,
+    distinct_outputs,
+    output_path,
+    read_path,
+    write_output,
+    write_rendered,
+)
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
@@ -272,6 +279,9 @@ def play(
         output_path(replay_out, "--replay")
     if screenshot is not None:
         output_path(screenshot, "--screenshot", ".png")
+    read = {"SCENARIO": read_path("scenarios", scenario_arg or DEFAULT_SCENARIO)}
+    read |= {f"--troupe {t}": read_path("troupes", t) for t in troupe_args}
+    distinct_outputs({"--replay": replay_out, "--screenshot": screenshot}, inputs=read)
     scenario, troupes, options = setup(scenario_arg, troupe_args, turns, option_args)
     source = scenario_source(scenario_arg)
     if seats is not None:
@@ -357,6 +367,7 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None, json
         raise UsageProblem("--json: only with --verify")
     if screenshot is not None:
         output_path(screenshot, "--screenshot", ".png")
+        distinct_outputs({"--screenshot": screenshot}, inputs={"FILE": file})
     if verify and json_out:
         _verify_json(file, screenshot)
         return

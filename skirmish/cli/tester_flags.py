@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish.cli.errors import UsageProblem, output_path
+from skirmish.cli.errors import UsageProblem, distinct_outputs, output_path, read_path
 from skirmish.data.catalogue import find_troupe
 from skirmish.data.errors import DataError, Problem
 
@@ -81,6 +81,13 @@ def check_flags(
             continue
         try:
             output_path(out, flag, suffixes.get(flag), folder=flag == "--save-replays")
+        except UsageProblem as exc:
+            problems.extend(exc.lines)
+    if not problems:
+        try:
+            read = {f"TROUPES {t}": read_path("troupes", t) for t in troupes}
+            read["--compare"] = read_path("troupes", compare)
+            distinct_outputs(outputs, inputs=read)
         except UsageProblem as exc:
             problems.extend(exc.lines)
     if problems:
