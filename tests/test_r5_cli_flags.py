@@ -128,8 +128,13 @@ def test_an_output_flag_naming_the_file_read_exits_2(
     code, _, err = run(["play", "--headless", "--bots", "--replay", str(rep)], capsys)
     assert code == 0, err
     replay_bytes = rep.read_bytes()
+    camp = tmp_path / "camp.toml"
+    camp.write_text((shipped.parent / "campaign" / "aangs_destiny.toml").read_text())
+    camp_text = camp.read_text()
     cases = [
         (["play", "--headless", "--bots", "--turns", "1", "--replay", str(shipped)], "--replay", "SCENARIO"),
+        (["test-troupes", "team_avatar", "team_avatar", "--csv", str(shipped)], "--csv", "--scenario"),
+        (["campaign", "reset", "--campaign", str(camp), "--file", str(camp)], "--file", "--campaign"),
         (
             ["play", "--headless", "--bots", "--troupe", str(troupe), "--replay", str(troupe)],
             "--replay",
@@ -143,6 +148,7 @@ def test_an_output_flag_naming_the_file_read_exits_2(
             assert code == 2 and err.startswith(f"skirmish: {flag} "), err
             assert f"the same file as {other}" in err, err
         assert shipped.read_bytes() == before and rep.read_bytes() == replay_bytes
+        assert camp.read_text() == camp_text
     finally:  # a regression must not leave the shipped scenario broken for every later test
         if shipped.read_bytes() != before:
             shipped.write_bytes(before)

@@ -95,10 +95,10 @@ def campaign(
         path = output_path(path_arg, "--file")
     if replay_out is not None:
         output_path(replay_out, "--replay")
-        distinct_outputs(
-            {"--file": str(path), "--replay": replay_out},
-            inputs={"--campaign": str(cp.campaign_path(campaign_name))},
-        )
+    distinct_outputs(
+        {"--file": str(path) if action != "status" else None, "--replay": replay_out},
+        inputs={"--campaign": str(cp.campaign_path(campaign_name))},
+    )
     _check_campaign_kind(campaign_name)
     camp = cp.load_campaign(campaign_name)
     if action == "reset":
