@@ -236,3 +236,50 @@ def test_a_name_longer_than_the_file_system_takes_exits_2(
     code, _, err = run([a.replace("LONG", long) for a in argv], capsys)
     assert code == 2 and "internal error" not in err and err.startswith("skirmish: "), err
     assert "File name too long" in err or "cannot use this" in err, err
+
+
+@pytest.mark.parametrize("text", ["[]", "[1, 2]\n", "3", "null"])
+def test_validate_names_json_that_is_no_object_as_a_replay_not_as_toml(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`[]` in r.json was reported as 'is not valid TOML: Invalid initial character for a key part'."""
+    bad = tmp_path / "r.json"
+    bad.write_text(text)
+    code, _, err = run(["validate", str(bad)], capsys)
+    one_problem(code, err, str(bad), "is not a replay (a JSON object is expected)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "FILE", "--headless"],
+        ["play", "--headless", "--troupe", "FILE", "--troupe", "team_avatar"],
+        ["board", "FILE"],
+        ["troupe", "cost", "FILE"],
+        ["test-troupes", "FILE", "team_avatar", "--games", "1"],
+    ],
+)
+def test_a_replay_given_for_a_scenario_or_troupe_is_named_as_json(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said 'is not valid TOML: Invalid statement (at line 1, column 1)'."""
+    rep = a_replay(tmp_path, capsys)
+    code, _, err = run([str(rep) if a == "FILE" else a for a in argv], capsys)
+    one_problem(code, err, str(rep), "is JSON (a replay or a save?)")
+
+
+def test_replay_headless_of_a_game_in_progress_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save of a game in progress printed 'Result: draw — ' (no winner yet read as a draw)."""
+    from skirmish.engine.replay import dumps, load_replay
+
+    rep = a_replay(tmp_path, capsys)
+    save = tmp_path / "save.json"
+    save.write_text(dumps(load_replay(rep).play(upto=50)))
+    code, out, err = run(["replay", str(save), "--verify"], capsys)
+    assert code == 0, err
+    code, out, err = run(["replay", str(save), "--headless"], capsys)
+    assert code == 0, err
+    result = next(line for line in out.splitlines() if line.startswith("Result: "))
+    assert result.startswith("Result: unfinished — the game stops in turn "), result

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from skirmish.bots.registry import DEFAULT
-from skirmish.cli.errors import UsageProblem, clip, output_path
+from skirmish.cli.errors import UsageProblem, clip, distinct_outputs, output_path
 
 if TYPE_CHECKING:
     from skirmish.data.scenario import Scenario
@@ -64,6 +64,8 @@ def campaign(
         raise UsageProblem("--campaign: the name is empty; give a campaign name or file")
     if games is not None and action != "test":
         raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
+    if workers is not None and action != "test":
+        raise UsageProblem(f"--workers: only with `campaign test`, not `campaign {action}`")
     if workers is not None and workers < 1:
         raise UsageProblem(f"--workers {workers}: give 1 or more")
     if action == "test":
@@ -93,6 +95,10 @@ def campaign(
         path = output_path(path_arg, "--file")
     if replay_out is not None:
         output_path(replay_out, "--replay")
+    distinct_outputs(
+        {"--file": str(path) if action != "status" else None, "--replay": replay_out},
+        inputs={"--campaign": str(cp.campaign_path(campaign_name))},
+    )
     _check_campaign_kind(campaign_name)
     camp = cp.load_campaign(campaign_name)
     if action == "reset":

@@ -35,7 +35,7 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
     from skirmish.engine.replay import MAX_REPLAY_BYTES
 
     text = read_text(Path(path), MAX_REPLAY_BYTES, what="replays and data files")
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith("{") or _json_not_object(text):
         return _check_json(text, path)
     from skirmish.data.loader import MAX_FILE_BYTES
 
@@ -63,6 +63,17 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
             "nor a replay (not a JSON object)",
         )
     ]
+
+
+def _json_not_object(text: str) -> bool:
+    """Whether the text is JSON other than an object (`[]`, `3`): a damaged replay, to be named as
+    one, not as TOML that does not parse. No TOML file parses as JSON (and one fails at its first
+    key or table header, so trying costs nothing)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _check_json(text: str, path: str) -> list[Problem]:

@@ -100,6 +100,42 @@ def output_path(path: str, flag: str, suffix: str | None = None, *, folder: bool
     return p
 
 
+def distinct_outputs(outputs: dict[str, str | None], inputs: dict[str, str | None] | None = None) -> None:
+    """Two output flags naming one file, or an output naming an input file, is bad input.
+
+    Without this `--replay x.png --screenshot x.png` wrote the replay, said so, then overwrote it
+    with the picture; `replay r.png --screenshot r.png` replaced the replay being read. Paths are
+    compared resolved (symbolic links followed, relative names made absolute).
+    """
+    seen: dict[str, str] = {}
+    for label, path in (inputs or {}).items():
+        if path and path.strip():
+            seen.setdefault(os.path.realpath(path), label)
+    outputs = {flag: path for flag, path in outputs.items() if path is not None}
+    for flag, path in outputs.items():
+        if not path or not path.strip():
+            continue
+        real = os.path.realpath(path)
+        other = seen.get(real)
+        if other is not None:
+            raise UsageProblem(f"{flag} {path}: is the same file as {other}; give each its own file")
+        seen[real] = flag
+
+
+def read_path(kind: str, name_or_path: str | None) -> str | None:
+    """The file a troupe or scenario argument reads (a name resolved as the commands do), or None
+    when it names nothing (the command says so itself)."""
+    if name_or_path is None or not name_or_path.strip():
+        return None
+    from skirmish.data.catalogue import resolve
+    from skirmish.data.errors import DataError
+
+    try:
+        return str(resolve(kind, name_or_path))
+    except DataError:
+        return None
+
+
 def write_output(path: str | Path, flag: str, data: str | bytes) -> None:
     """Write a whole output file (atomically if it is a regular file); an OS error is exit 2 naming `flag`."""
     from skirmish.engine.replay import write_atomic

@@ -7,7 +7,14 @@ import os
 import sys
 
 from skirmish.bots.registry import DEFAULT, NAMED
-from skirmish.cli.errors import UsageProblem, output_path, write_output, write_rendered
+from skirmish.cli.errors import (
+    UsageProblem,
+    distinct_outputs,
+    output_path,
+    read_path,
+    write_output,
+    write_rendered,
+)
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
@@ -42,7 +49,8 @@ def seat_policies(flag: str, value: str, sides: int) -> list[str]:
 
 
 def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
-    """`--option KEY=VALUE` pairs applied to the scenario's options, each checked like a file field."""
+    """`--option KEY=VALUE` pairs applied to the scenario's options, each checked like a file field
+    (and, like a file's key, one option may not be given twice with different values)."""
     overrides: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
@@ -62,6 +70,9 @@ def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
                 parsed = int(value)
             except ValueError:
                 parsed = value
+        if key in overrides and overrides[key] != parsed:
+            # As a key given twice in a file: which one was meant cannot be told.
+            raise UsageProblem(f"--option {key}: given twice with different values; give it once")
         overrides[key] = parsed
     try:
         return base.with_overrides(overrides)
@@ -197,7 +208,7 @@ def result_json(game, written: dict[str, str | None] | None = None) -> dict:
         "title": game.scenario.title,
         "seed": game.seed,
         "over": r["over"],
-        "draw": s.winning_team is None,
+        "draw": r["over"] and s.winning_team is None,
         "winners": r["winners"],
         "reason": r["reason"],
         "turns": r["turns"],
@@ -226,8 +237,11 @@ def print_result(game) -> None:
     winner = (
         "draw" if s.winning_team is None else ", ".join(p.name for p in s.players if p.team == s.winning_team)
     )
+    reason = s.result_reason
+    if not game.over:  # a save of a game in progress (`replay SAVE --headless`): no result yet
+        winner, reason = "unfinished", f"the game stops in turn {s.turn}, {s.phase} phase, step {s.step}"
     print(f"Scenario: {game.scenario.title} (seed {game.seed})")
-    print(f"Result: {winner} — {s.result_reason}")
+    print(f"Result: {winner} — {reason}")
     print(f"Turns: {r['turns']}")
     print(
         "Battle Points: "
@@ -265,6 +279,9 @@ def play(
         output_path(replay_out, "--replay")
     if screenshot is not None:
         output_path(screenshot, "--screenshot", ".png")
+    read = {"SCENARIO": read_path("scenarios", scenario_arg or DEFAULT_SCENARIO)}
+    read |= {f"--troupe {t}": read_path("troupes", t) for t in troupe_args}
+    distinct_outputs({"--replay": replay_out, "--screenshot": screenshot}, inputs=read)
     scenario, troupes, options = setup(scenario_arg, troupe_args, turns, option_args)
     source = scenario_source(scenario_arg)
     if seats is not None:
@@ -350,6 +367,7 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None, json
         raise UsageProblem("--json: only with --verify")
     if screenshot is not None:
         output_path(screenshot, "--screenshot", ".png")
+        distinct_outputs({"--screenshot": screenshot}, inputs={"FILE": file})
     if verify and json_out:
         _verify_json(file, screenshot)
         return

@@ -62,6 +62,7 @@ def run_test_troupes(
         bots_a,
         bots_b,
         compare_bots,
+        scenario_arg,
     )
     if plot_out is not None:
         try:

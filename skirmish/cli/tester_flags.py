@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skirmish.cli.errors import UsageProblem, output_path
-from skirmish.data.catalogue import find_troupe
+from skirmish.cli.errors import UsageProblem, distinct_outputs, output_path, read_path
+from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe
 from skirmish.data.errors import DataError, Problem
 
 MAX_GAMES = 10_000_000
@@ -31,6 +31,7 @@ def check_flags(
     bots_a: str | None = None,
     bots_b: str | None = None,
     compare_bots: str | None = None,
+    scenario_arg: str | None = None,
 ) -> None:
     from skirmish.cli.play_cmds import policy_problem
 
@@ -81,6 +82,14 @@ def check_flags(
             continue
         try:
             output_path(out, flag, suffixes.get(flag), folder=flag == "--save-replays")
+        except UsageProblem as exc:
+            problems.extend(exc.lines)
+    if not problems:
+        try:
+            read = {f"TROUPES {t}": read_path("troupes", t) for t in troupes}
+            read["--compare"] = read_path("troupes", compare)
+            read["--scenario"] = read_path("scenarios", scenario_arg or DEFAULT_SCENARIO)
+            distinct_outputs(outputs, inputs=read)
         except UsageProblem as exc:
             problems.extend(exc.lines)
     if problems:

@@ -363,7 +363,11 @@ def load_toml_file(path: str | Path, expect: Kind | None = None) -> Troupe | Sce
     """Load a troupe or scenario file, checked whole; raises `DataError` with every problem."""
     p = Path(path)
     name = str(path)
-    data = parse_toml(read_text(p), name)
+    text = read_text(p)
+    if text.lstrip().startswith("{"):  # no TOML document starts so: a replay or save given by mistake
+        what = f"a {expect}" if expect is not None else "a troupe or scenario"
+        raise DataError([Problem(name, "", f"is JSON (a replay or a save?), not {what} file (TOML)")])
+    data = parse_toml(text, name)
     kind = detect_kind(data)
     if expect is not None and kind != expect:
         raise DataError(
