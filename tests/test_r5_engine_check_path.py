@@ -44,8 +44,9 @@ def test_r_m2_short_paths_are_judged_as_the_reference_judges_them(seed: int) -> 
     if ignore is not None:
         ignore[0] = False
     mover = Mover(table, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2), ignore=ignore)
-    k = int(rng.integers(1, SHORT_PATH + 2))
-    steps = rng.normal(size=(k - 1, 2)) * float(rng.choice([0.3, 1.5, 4.0]))
+    long = rng.random() < 0.3  # a path with arcs: many short steps (and one past the limit)
+    k = int(rng.integers(9, SHORT_PATH + 2)) if long else int(rng.integers(1, 10))
+    steps = rng.normal(size=(k - 1, 2)) * float(rng.choice([0.05, 0.2] if long else [0.3, 1.5, 4.0]))
     path = np.vstack([xy[0], xy[0] + np.cumsum(steps, axis=0)]) if k > 1 else xy[:1].copy()
     target = None
     foes = np.flatnonzero(enemy)

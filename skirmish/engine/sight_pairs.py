@@ -25,6 +25,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from skirmish.battlefield.sight import DENSE_LIMIT, sight_pairs
+from skirmish.battlefield.sight_plain import PlainFan, plain_fan, regions_of
 from skirmish.battlefield.table import Table
 
 ROOM_MARGIN = 1e-9
@@ -76,7 +77,21 @@ class PairSight:
     """Terrain sight (no Seismic Sense) of the pairs of one game's models that are known, at the
     positions and table presence they were last synchronised to (`sync`)."""
 
-    __slots__ = ("table", "n", "block", "boxes", "pts", "on", "xy", "on_mask", "known", "vis", "fanned")
+    __slots__ = (
+        "table",
+        "n",
+        "block",
+        "boxes",
+        "pts",
+        "on",
+        "xy",
+        "on_mask",
+        "known",
+        "vis",
+        "fanned",
+        "plain",
+        "regions",
+    )
 
     def __init__(self, table: Table, n: int, block: bool) -> None:
         self.table = table
@@ -91,6 +106,10 @@ class PairSight:
         self.vis = [[False] * n for _ in range(n)]
         self.fanned = [[False] * n for _ in range(n)]
         """Pairs not known whose fan found no clear line: only the exact stage can decide them."""
+        self.plain: PlainFan | None = plain_fan(table, block)
+        """The fan in plain floats, pair by pair (`battlefield.sight_plain`), where it covers the table."""
+        self.regions: list[list[bool]] | None = None
+        """Per big dense region, per model: its centre is inside (for the plain fan; per sync)."""
 
     def sync(self, xy: np.ndarray, on: list[bool]) -> None:
         """Forget the pairs of every model that moved, left or came back since the last sync."""
@@ -103,6 +122,7 @@ class PairSight:
             changed = list(range(n))  # any base may stand in any line
         self.pts, self.on = pts, list(on)
         self.xy = xy.copy()
+        self.regions = None
         self.on_mask = np.array(on, dtype=bool)
         known, vis, fanned = self.known, self.vis, self.fanned
         for k in changed:
@@ -152,7 +172,9 @@ class PairSight:
         todo = sorted(set(pairs))
         fanned = self.fanned
         fresh = [p for p in todo if not fanned[p[0]][p[1]]]
-        if fresh:
+        if fresh and self.plain is not None:
+            self._plain_fan(fresh, radii, first=False)
+        elif fresh:
             known, vis = self.known, self.vis
             for (a, b), seen in zip(fresh, self._kernel(fresh, radii, fan=True, exact=True), strict=True):
                 vis[a][b] = vis[b][a] = seen
@@ -176,11 +198,38 @@ class PairSight:
         fresh = [p for p in todo if not fanned[p[0]][p[1]]]
         if not fresh:
             return False
+        if self.plain is not None:
+            return self._plain_fan(fresh, radii, first=True)
         known, vis = self.known, self.vis
         cleared = False
         for (a, b), seen in zip(fresh, self._kernel(fresh, radii, fan=True, exact=False), strict=True):
             if seen:
                 vis[a][b] = vis[b][a] = known[a][b] = known[b][a] = cleared = True
+            else:
+                fanned[a][b] = fanned[b][a] = True
+        return cleared
+
+    def _plain_fan(self, fresh: list[tuple[int, int]], radii: np.ndarray, *, first: bool) -> bool:
+        """The fan of each pair of `fresh` in plain floats (the kernel's fan, pair by pair): a pair
+        it clears is known to see, one it does not is marked `fanned`. With `first`, stops at the
+        first pair it clears (the rest stay unknown: each pair's answer is its own). Whether it
+        cleared any."""
+        plain = self.plain
+        assert plain is not None
+        regions = self.regions
+        if regions is None:
+            regions = self.regions = regions_of(self.table, self.xy)
+        pts, rl = self.pts, radii.tolist()
+        known, vis, fanned = self.known, self.vis, self.fanned
+        cleared = False
+        for a, b in fresh:
+            pa, pb = pts[a], pts[b]
+            assert pa is not None and pb is not None
+            inside = [row[a] or row[b] for row in regions]
+            if plain.pair_sees(pa[0], pa[1], rl[a], pb[0], pb[1], rl[b], inside):
+                vis[a][b] = vis[b][a] = known[a][b] = known[b][a] = cleared = True
+                if first:
+                    return True
             else:
                 fanned[a][b] = fanned[b][a] = True
         return cleared

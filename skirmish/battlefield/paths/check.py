@@ -91,14 +91,14 @@ def check_path(
     return _check_path_reference(mover, path, max_length=max_length, contact_target=contact_target)
 
 
-SHORT_PATH = 8
-"""Paths of at most this many points are first tried by `_legal_short` (`path_length` sums up to
-eight points in order, which the plain loop repeats)."""
+SHORT_PATH = 64
+"""Paths of at most this many points are first tried by `_legal_short` (a path with arcs has a
+few dozen; each segment's test is a handful of bounding boxes in plain floats)."""
 
 
 def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_target: int | None) -> bool:
-    """True only when `_check_path_reference` would answer None: the same tests in the same
-    order with the same floats (the segment test is `_seg_clear`, the kernel's stop-at-the-first-
+    """True only when `_check_path_reference` would answer None: the same tests with the same
+    floats (the segment test is `_seg_clear`, the kernel's stop-at-the-first-
     hit form of `_seg_hits`; the end gaps are numpy's `sqrt(dx*dx + dy*dy) - r_k - r` element by
     element). False when the path is not short or anything fails: the reference then decides."""
     p = np.asarray(path, dtype=float)
@@ -109,13 +109,16 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
     for x, y in pts:
         if not (isfinite(x) and isfinite(y)):
             return False
-    total = 0.0
-    x0, y0 = pts[0]
-    for x1, y1 in pts[1:]:
-        dx = x1 - x0
-        dy = y1 - y0
-        total += math.sqrt(dx * dx + dy * dy)
-        x0, y0 = x1, y1
+    if len(pts) <= 8:  # `path_length`'s own loop (numpy's sum adds fewer than 8 in order)
+        total = 0.0
+        x0, y0 = pts[0]
+        for x1, y1 in pts[1:]:
+            dx = x1 - x0
+            dy = y1 - y0
+            total += math.sqrt(dx * dx + dy * dy)
+            x0, y0 = x1, y1
+    else:
+        total = path_length(p)
     if total > max_length + LENGTH_TOL:
         return False
     table = mover.table
