@@ -142,3 +142,32 @@ def test_the_listing_ends_and_heads_in_floats_are_numpys(
         assert np.array(got).tobytes() == want.tobytes()
     near = goal + np.array([1e-10, -3e-10])  # the goal as good as reached: no head
     assert (_head_xy(gx, gy, near, b) is None) == (_head(goal, near, b) is None)
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.floats(-2, 50), st.sampled_from([0.5 - 1e-9, 29.5 + 1e-9, float("nan"), float("inf")])
+            ),
+            st.one_of(st.floats(-2, 50), st.sampled_from([0.5 - 1e-9, 21.5 + 1e-9, float("-inf")])),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([0.5, 0.8, 1.0]),
+)
+def test_a_short_paths_screens_in_floats_are_numpys(pts: list[tuple[float, float]], r: float) -> None:
+    """`check_path`'s finite and table-edge screens of a short path in plain floats give the
+    numpy tests' answers (the edge at r - 1e-9, NaN and infinities included)."""
+    from skirmish.battlefield.paths.check import _finite, _leaves
+    from skirmish.battlefield.table import Table
+
+    table = Table(30.0, 22.0, [])
+    p = np.array(pts, dtype=float)
+    plain = p.tolist()
+    assert _finite(plain) == bool(np.isfinite(p).all())
+    if _finite(plain):
+        assert _leaves(table, plain, r) == bool(_off_table(table, p, r).any())
