@@ -142,3 +142,63 @@ def test_the_listing_ends_and_heads_in_floats_are_numpys(
         assert np.array(got).tobytes() == want.tobytes()
     near = goal + np.array([1e-10, -3e-10])  # the goal as good as reached: no head
     assert (_head_xy(gx, gy, near, b) is None) == (_head(goal, near, b) is None)
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.floats(-2, 50), st.sampled_from([0.5 - 1e-9, 29.5 + 1e-9, float("nan"), float("inf")])
+            ),
+            st.one_of(st.floats(-2, 50), st.sampled_from([0.5 - 1e-9, 21.5 + 1e-9, float("-inf")])),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([0.5, 0.8, 1.0]),
+)
+def test_a_short_paths_screens_in_floats_are_numpys(pts: list[tuple[float, float]], r: float) -> None:
+    """`check_path`'s finite and table-edge screens of a short path in plain floats give the
+    numpy tests' answers (the edge at r - 1e-9, NaN and infinities included)."""
+    from skirmish.battlefield.paths.check import _finite, _leaves
+    from skirmish.battlefield.table import Table
+
+    table = Table(30.0, 22.0, [])
+    p = np.array(pts, dtype=float)
+    plain = p.tolist()
+    assert _finite(plain) == bool(np.isfinite(p).all())
+    if _finite(plain):
+        assert _leaves(table, plain, r) == bool(_off_table(table, p, r).any())
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 3, 24, 240]), st.booleans())
+def test_the_compiled_point_test_is_legal_points(seed: int, k: int, fly: bool) -> None:
+    """`jit.legal_points` (the planners' goal and ring tests) gives `_legal_points`' booleans for
+    a goal point, a few points, a ring and a batch of rings (each batch size picks its point test
+    as `_blocked` does), points near bases, terrain and the table's edge included."""
+    pytest.importorskip("numba")
+    from skirmish.battlefield.paths import jit
+
+    if jit.compiled() is None:
+        pytest.skip("the compiled path finder is off here")
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 5)))
+    n = int(rng.integers(1, 40))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    obs = Mover(t, 0, xy, radii, rng.random(n) < 0.5, flying=fly).obstacles(xy[0])
+    near = xy[rng.integers(0, n, k)] + rng.normal(0, 1.5, (k, 2))
+    wide = rng.uniform(-1, max(t.width, t.height) + 1, (k, 2))
+    corners = [np.asarray(t.polygons[j].exterior.coords) for j in t.impassable_index.tolist()]
+    edge = near
+    if corners:
+        c = np.concatenate(corners)
+        edge = c[rng.integers(0, len(c), k)] + rng.normal(0, float(radii[0]), (k, 2))
+    for pts in (near, wide, edge, np.concatenate([near, wide, edge])[:k]):
+        got = jit.legal_points(t, obs, pts)
+        assert got is not None
+        assert got.tolist() == _legal_points(t, obs, pts).tolist()

@@ -171,13 +171,15 @@ def _check_path_reference(
     p = np.asarray(path, dtype=float).reshape(-1, 2)
     if len(p) == 0:
         return PathProblem("R-M2", "the path is empty")
-    if not np.isfinite(p).all():
+    short = len(p) <= SHORT_PATH
+    pts = p.tolist() if short else None
+    if not (_finite(pts) if pts is not None else np.isfinite(p).all()):
         return PathProblem("R-M2", "the path has a non-finite point")
     length = path_length(p)
     if length > max_length + LENGTH_TOL:
         return PathProblem("R-M2", f'the path is {length:.2f}" long; the allowance is {max_length:.2f}"')
     r = mover.radius
-    if _off_table(table, p, r).any():
+    if _leaves(table, pts, r) if pts is not None else _off_table(table, p, r).any():
         return PathProblem("R-M2", "the path leaves the table")
     if flying and not table.clear_of_impassable(p[-1:], r)[0]:
         return PathProblem(
@@ -214,6 +216,25 @@ def _check_path_reference(
     if still.any():
         return PathProblem("R-M3", f"ends in base contact with enemy model {int(np.flatnonzero(still)[0])}")
     return None
+
+
+SHORT_PATH = 8
+"""Paths of at most this many points (every listed move but a long arc) are screened for finite
+points and the table's edge in plain floats (`_finite`, `_leaves`): the same comparisons as
+numpy's, without an array per test."""
+
+
+def _finite(pts: list[list[float]]) -> bool:
+    """`np.isfinite(p).all()` of a short path's points."""
+    return all(math.isfinite(x) and math.isfinite(y) for x, y in pts)
+
+
+def _leaves(table: Table, pts: list[list[float]], r: float) -> bool:
+    """`_off_table(table, p, r).any()` of a short path's (finite) points: the same comparisons."""
+    lo = r - 1e-9
+    hx = table.width - lo
+    hy = table.height - lo
+    return any(x < lo or x > hx or y < lo or y > hy for x, y in pts)
 
 
 def check_straight_moves(

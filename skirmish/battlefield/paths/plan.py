@@ -15,6 +15,7 @@ import numpy as np
 
 from skirmish.battlefield import portable
 from skirmish.battlefield.measure import path_length, truncate_path
+from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
 from skirmish.battlefield.paths.kernel import near_segment
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
@@ -52,11 +53,18 @@ def _nearest_free_radius(table: Table, obs: _Obstacles, goal: np.ndarray) -> tup
     for lo in range(0, len(rhos), RING_BATCH):
         batch = np.array(rhos[lo : lo + RING_BATCH])
         rings = (goal + batch[:, None, None] * unit[None]).reshape(-1, 2)
-        hit = _legal_points(table, obs, rings).reshape(len(batch), RING).any(axis=1)
+        hit = _legal(table, obs, rings).reshape(len(batch), RING).any(axis=1)
         if hit.any():
             rho = float(batch[int(np.argmax(hit))])
             return rho, rho
     return None, float(rhos[-1]) if rhos else 0.0
+
+
+def _legal(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
+    """`_legal_points` against every obstacle: compiled where the finder is loaded (the goal and
+    ring points of a plan, often beside terrain with many edges), the same booleans."""
+    fast = jit.legal_points(table, obs, pts)
+    return _legal_points(table, obs, pts) if fast is None else fast
 
 
 def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | None:
@@ -160,7 +168,7 @@ def _move_toward_now(
     start = mover.xy[mover.index].copy()
     obs = mover.obstacles(start)
     searched: tuple[float, np.ndarray | None] | None = None
-    if _legal_points(table, obs, gl[None, :])[0]:
+    if _legal(table, obs, gl[None, :])[0]:
         reach = 0.0
         path = _search(table, obs, start, gl, 0.0)
         searched = (0.0, path)
@@ -226,7 +234,9 @@ def _trimmed(table: Table, obs: _Obstacles, path: np.ndarray | None, budget: flo
         if cut <= 1e-9:
             return None
         path = truncate_path(path, cut)
-    if path_length(path) <= 1e-9:
+    # A path cut at `cut` inches measures `cut` to within float noise (some 1e-13), so only a
+    # cut near nothing needs measuring again.
+    if cut <= 1e-6 and path_length(path) <= 1e-9:
         return None
     return path
 

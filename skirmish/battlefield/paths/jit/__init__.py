@@ -348,6 +348,37 @@ def search_now(
     return path if found else None
 
 
+def legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray | None:
+    """`check._legal_points(table, obs, pts)` (against every obstacle) compiled: the same
+    booleans, with the point test `_blocked` uses for that many (point, obstacle) pairs; None
+    when the compiled finder is not loaded (this does not load it): ask the reference then."""
+    jlazy = _LOADED[0] if _LOADED else None
+    if jlazy is None:
+        return None
+    p = np.ascontiguousarray(pts, dtype=float).reshape(-1, 2)
+    box, e0, e1 = pieces(table, obs)[:3]
+    lo = obs.radius - 1e-9
+    try:
+        ok: np.ndarray = jlazy.legal_points(
+            p,
+            lo,
+            table.width - lo,
+            table.height - lo,
+            obs.bases_arr(),
+            obs.kern.rows,
+            box,
+            e0,
+            e1,
+            obs.tlim + BOX_SLACK,
+            obs.tlim2,
+            len(p) * (len(obs.centres) + len(obs.polys)) <= BLOCKED_SMALL,
+        )
+    except Exception:  # a broken cache: the reference from then on
+        _LOADED[:] = [None]
+        return None
+    return ok
+
+
 def straight_moves(
     mover: Mover, starts: np.ndarray, ends: np.ndarray, max_length: float
 ) -> np.ndarray | None:

@@ -22,7 +22,7 @@ from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, pip, point_ne
 from skirmish.battlefield.paths.jit.search import astar
 from skirmish.battlefield.paths.jit.straight import straight_moves
 
-__all__ = ["astar", "search_now", "straight_moves"]
+__all__ = ["astar", "legal_points", "search_now", "straight_moves"]
 
 
 @njit(cache=True)
@@ -92,6 +92,29 @@ def _legal(
     if x < lo or x > hx or y < lo or y > hy:
         return False
     return not point_near(x, y, bases, edges, pbox, pe0, pe1, tl, tl2, False, ends)
+
+
+@njit(cache=True)
+def legal_points(
+    pts: np.ndarray,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    ends: bool,
+) -> np.ndarray:
+    """`check._legal_points` against every obstacle, point by point (`_legal`; `ends` as
+    `_blocked` picks it for the batch's size): the planners' goal and ring tests in one call."""
+    out = np.empty(pts.shape[0], dtype=np.bool_)
+    for i in range(pts.shape[0]):
+        out[i] = _legal(pts[i, 0], pts[i, 1], lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends)
+    return out
 
 
 @njit(cache=True)
