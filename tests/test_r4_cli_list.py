@@ -10,22 +10,21 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers_cli import run
+from helpers_cli import run, user_folder
 
 from skirmish.data.catalogue import content_root, resolve, shipped
 
 
 @pytest.fixture
 def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path))
     text = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
-    (tmp_path / "troupes").mkdir()
-    (tmp_path / "troupes" / "mine.toml").write_text(text.replace('name = "team_avatar"', 'name = "other"'))
-    (tmp_path / "troupes" / "my troupe.toml").write_text(text.replace('name = "team_avatar"', 'name = "sp"'))
     scen = (content_root() / "scenarios" / "open_battle.toml").read_text(encoding="utf-8")
-    (tmp_path / "scenarios").mkdir()
-    (tmp_path / "scenarios" / "my_field.toml").write_text(scen.replace('name = "open_battle"', 'name = "x"'))
-    return tmp_path
+    troupes = {
+        "mine.toml": text.replace('name = "team_avatar"', 'name = "other"'),
+        "my troupe.toml": text.replace('name = "team_avatar"', 'name = "sp"'),
+    }
+    scenarios = {"my_field.toml": scen.replace('name = "open_battle"', 'name = "x"')}
+    return user_folder(tmp_path, monkeypatch, troupes, scenarios)
 
 
 @pytest.mark.parametrize("kind", ["troupes", "scenarios"])

@@ -283,3 +283,25 @@ def test_replay_headless_of_a_game_in_progress_says_so(
     assert code == 0, err
     result = next(line for line in out.splitlines() if line.startswith("Result: "))
     assert result.startswith("Result: unfinished — the game stops in turn "), result
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ('abilities = ["air_blast",', 'abilities = ["air_blast", "air_blast",', "abilities[1]"),
+        ('weapons = ["staff", "air_swipe"]', 'weapons = ["staff", "staff"]', "weapons[1]"),
+        ('elements = ["air"]', 'elements = ["air", "air"]', "elements[1]"),
+        ('keywords = ["avatar", "airbender"]', 'keywords = ["avatar", "avatar"]', "keywords[1]"),
+    ],
+)
+def test_r_p3_r_p4_a_name_listed_twice_in_a_profile_exits_2(
+    old: str, new: str, field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ability listed twice was accepted and offered twice in every list of legal actions."""
+    src = resolve("troupes", "team_avatar").read_text()
+    assert old in src
+    bad = tmp_path / "twice.toml"
+    bad.write_text(src.replace(old, new, 1))
+    for argv in (["validate", str(bad)], ["play", "--headless", "--bots", "--troupe", str(bad)]):
+        code, _, err = run(argv, capsys)
+        one_problem(code, err, str(bad), f"models[0].profile.{field}", "is listed twice")

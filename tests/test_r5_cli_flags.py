@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers_cli import run
+from helpers_cli import run, user_folder
 
 from skirmish.data.catalogue import content_root
 
@@ -14,14 +14,14 @@ from skirmish.data.catalogue import content_root
 @pytest.fixture
 def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A data folder with the user's own scenario `my_field` and troupe `my_team`."""
-    monkeypatch.setenv("SKIRMISH_DATA", str(tmp_path))
     scen = (content_root() / "scenarios" / "open_battle.toml").read_text(encoding="utf-8")
-    (tmp_path / "scenarios").mkdir()
-    (tmp_path / "scenarios" / "my_field.toml").write_text(scen.replace("turns = 6", "turns = 1"))
     troupe = (content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8")
-    (tmp_path / "troupes").mkdir()
-    (tmp_path / "troupes" / "my_team.toml").write_text(troupe)
-    return tmp_path
+    return user_folder(
+        tmp_path,
+        monkeypatch,
+        {"my_team.toml": troupe},
+        {"my_field.toml": scen.replace("turns = 6", "turns = 1")},
+    )
 
 
 def test_a_bare_bots_before_the_users_own_scenario_name(

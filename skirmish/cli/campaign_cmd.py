@@ -14,11 +14,14 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from skirmish.bots.registry import DEFAULT
 from skirmish.cli.errors import UsageProblem, clip, distinct_outputs, output_path
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from skirmish.data.scenario import Scenario
@@ -80,13 +83,8 @@ def campaign(
         if not path_arg.strip():
             raise UsageProblem("--file: the path is empty; give a file name")
         path = Path(path_arg)
-        try:
-            is_dir, parent = path.is_dir(), path.resolve().parent
-            parent_missing = not parent.is_dir()
-        except OSError as exc:  # a path longer than the file system takes, and the like
-            raise UsageProblem(
-                f"--file {clip(path_arg, 80)}: cannot use this path ({exc.strerror or exc})"
-            ) from None
+        is_dir, parent = _probed("--file", path_arg, lambda: (path.is_dir(), path.resolve().parent))
+        parent_missing = not _probed("--file", path_arg, parent.is_dir)
         if is_dir:
             raise UsageProblem(f"--file {path}: is a directory; give a file name")
         if parent_missing:
@@ -120,6 +118,16 @@ def campaign(
     play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out, json_out=json_out)
 
 
+def _probed(flag: str, value: str, probe: Callable[[], T]) -> T:
+    """A file-system question about a flag's path; an OSError (a name longer than the file system
+    takes, and the like) is one exit-2 line naming the flag, not an internal error."""
+    try:
+        return probe()
+    except OSError as exc:
+        why = exc.strerror or exc
+        raise UsageProblem(f"{flag} {clip(value, 80)}: cannot use this path ({why})") from None
+
+
 def _check_campaign_kind(name_or_path: str) -> None:
     """A file given as `--campaign` that is not a campaign (a scenario, a troupe) is one line, not a
     list of every key the campaign format lacks."""
@@ -128,12 +136,7 @@ def _check_campaign_kind(name_or_path: str) -> None:
     from skirmish.engine import campaign as cp
 
     p = cp.campaign_path(name_or_path)
-    try:
-        missing = not p.exists()
-    except OSError as exc:  # a name longer than the file system takes, and the like
-        raise UsageProblem(
-            f"--campaign {clip(name_or_path, 80)}: cannot use this name ({exc.strerror or exc})"
-        ) from None
+    missing = not _probed("--campaign", name_or_path, p.exists)
     if missing:
         return  # load_campaign names the missing file or the unknown name
     name = str(p)

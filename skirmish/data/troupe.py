@@ -74,6 +74,17 @@ class Profile(Strict):
         default=None, description="Kingdom of the model; defaults to the troupe's."
     )
 
+    @model_validator(mode="after")
+    def _no_repeats(self) -> Profile:
+        # A name listed twice is a slip, never a second copy: an ability given twice was offered
+        # twice in every list of legal actions (and weighed twice by a random bot).
+        for label in ("weapons", "abilities", "elements", "keywords"):
+            items: list[str] = [str(x) for x in getattr(self, label)]
+            for i, item in enumerate(items):
+                if item in items[:i]:
+                    raise field_error(f"{label}[{i}]", f"`{item}` is listed twice")
+        return self
+
 
 class TroupeEntry(Strict):
     """A profile and how many models of it the troupe fields."""
