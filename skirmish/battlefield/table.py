@@ -267,6 +267,15 @@ class Table:
             )
         return self._cover_now(xy)
 
+    def facts_of(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """Per centre: (`cover_of`'s rank and piece, `height_of`'s height) as plain numbers, in one
+        pass over the per-point memo (the engine asks all three of the models that moved)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            return self._facts(xy)
+        rank, piece = self._cover_now(xy)
+        return list(zip(rank.tolist(), piece.tolist(), self._height_now(xy).tolist(), strict=True))
+
     def _facts(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
         """(cover rank, cover piece, height) per centre, from the per-point memo; the centres not
         in it are computed in one batch (the same vectorised code) and added."""
