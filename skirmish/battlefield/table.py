@@ -111,19 +111,37 @@ class Table:
     width: float
     height: float
     pieces: tuple[Terrain, ...]
+    sight_union: Any
+    dense_regions: np.ndarray
+    imp_edges: np.ndarray
+    imp_edge_owner: np.ndarray
 
-    def __init__(self, width: float, height: float, pieces: Sequence[Terrain]) -> None:
+    def __init__(
+        self, width: float, height: float, pieces: Sequence[Terrain], *, grown_from: Table | None = None
+    ) -> None:
+        """`grown_from`: a table of the same size whose pieces are all of `pieces` but the last
+        (`with_piece`): what depends only on those pieces is taken from it, not built again (the
+        same geometry objects and arrays, so the same answers)."""
         self.width = float(width)
         self.height = float(height)
         self.pieces = tuple(pieces)
         k = len(self.pieces)
         self.names: tuple[str, ...] = tuple(p.name for p in self.pieces)
-        self.polygons = (
-            np.array([shapely.make_valid(shapely.Polygon(p.polygon)) for p in self.pieces], dtype=object)
-            if k
-            else np.empty(0, dtype=object)
-        )
-        shapely.prepare(self.polygons)
+        base = grown_from
+        if base is not None:
+            assert base.pieces == self.pieces[:-1] and (base.width, base.height) == (self.width, self.height)
+            new = shapely.make_valid(shapely.Polygon(self.pieces[-1].polygon))
+            shapely.prepare(new)
+            self.polygons = np.empty(k, dtype=object)
+            self.polygons[:-1] = base.polygons
+            self.polygons[-1] = new
+        else:
+            self.polygons = (
+                np.array([shapely.make_valid(shapely.Polygon(p.polygon)) for p in self.pieces], dtype=object)
+                if k
+                else np.empty(0, dtype=object)
+            )
+            shapely.prepare(self.polygons)
         # Each piece's bounding box as plain floats (min x, min y, max x, max y): a point outside
         # it is not inside the piece, so the per-piece containment tests skip it (`_near`).
         self.piece_boxes: tuple[tuple[float, float, float, float], ...] = tuple(
@@ -139,20 +157,26 @@ class Table:
         # cover as disjoint regions (overlapping dense pieces merge; a model in any piece of a
         # region stands in that region), each prepared for the length measure of R-B3.
         blockers = self.polygons[self.blocks_sight]
-        self.sight_union = (
-            shapely.buffer(shapely.union_all(blockers), -GRAZE) if len(blockers) else shapely.Polygon()
-        )
-        shapely.prepare(self.sight_union)
+        if base is not None and not self.pieces[-1].blocks_sight:
+            self.sight_union = base.sight_union
+        else:
+            self.sight_union = (
+                shapely.buffer(shapely.union_all(blockers), -GRAZE) if len(blockers) else shapely.Polygon()
+            )
+            shapely.prepare(self.sight_union)
         dense = np.flatnonzero(self.cover_rank == 3)
         regions: list[shapely.Polygon] = []
         region_names: list[str] = []
-        if len(dense):
+        if base is not None and self.cover_rank[-1] != 3:
+            regions, region_names = list(base.dense_regions), list(base.dense_region_names)
+        elif len(dense):
             merged = shapely.union_all(self.polygons[dense])
             for part in shapely.get_parts(merged):
                 regions.append(part)
                 inside = [self.names[i] for i in dense if self.polygons[i].intersects(part)]
                 region_names.append("+".join(inside))
-        self.dense_regions = np.array(regions, dtype=object) if regions else np.empty(0, dtype=object)
+        self.dense_regions = np.empty(len(regions), dtype=object)
+        self.dense_regions[:] = regions
         shapely.prepare(self.dense_regions)
         self.dense_region_names: tuple[str, ...] = tuple(region_names)
         self.blocker_index = np.flatnonzero(self.blocks_sight)
@@ -182,7 +206,12 @@ class Table:
         self.impassable_index = np.flatnonzero(self.impassable)
         edges: list[np.ndarray] = []
         owners: list[np.ndarray] = []
-        for j, i in enumerate(self.impassable_index):
+        known = 0
+        if base is not None and len(base.impassable_index):  # the old pieces' edges, in order
+            edges.append(base.imp_edges)
+            owners.append(base.imp_edge_owner)
+            known = len(base.impassable_index)
+        for j, i in enumerate(self.impassable_index.tolist()[known:], start=known):
             e = np.concatenate([_ring_edges(part) for part in shapely.get_parts(self.polygons[i])])
             edges.append(e)
             owners.append(np.full(len(e), j))
@@ -226,7 +255,7 @@ class Table:
 
     def with_piece(self, terrain: Terrain) -> Table:
         """A new table with one more piece (an Earth Wall raised during a game); self is unchanged."""
-        return Table(self.width, self.height, (*self.pieces, terrain))
+        return Table(self.width, self.height, (*self.pieces, terrain), grown_from=self)
 
     # -- per-step queries -------------------------------------------------------------------------
 
