@@ -28,6 +28,8 @@ FACTS_BATCH = 64
 """Questions about at most this many centres go through the per-point memo (a game's models);
 bigger ones (a bot scoring candidate points) are computed directly."""
 
+FACTS_ONE_BY_ONE = 4
+"""Up to this many centres missing from the memo are worked out one by one in plain numbers."""
 FACTS_MEMO = 4096
 """The per-point memo is emptied when it grows past this many centres."""
 
@@ -152,6 +154,12 @@ class Table:
         self.blocks_sight = np.array([p.blocks_sight for p in self.pieces], dtype=bool)
         self.impassable = np.array([p.impassable for p in self.pieces], dtype=bool)
         self.bounds = shapely.box(0.0, 0.0, self.width, self.height)
+        self._point_order: tuple[tuple[int, int, float], ...] = tuple(
+            (i, r, h)
+            for i, (r, h) in enumerate(zip(self.cover_rank.tolist(), self.heights.tolist(), strict=True))
+            if r > 0 or h > 0
+        )
+        """The pieces that give cover or height: (index, cover rank, height), in table order."""
 
         # Sight: one prepared union of blockers (shrunk so grazing is not crossing), and the dense
         # cover as disjoint regions (overlapping dense pieces merge; a model in any piece of a
@@ -312,7 +320,12 @@ class Table:
         pts = [tuple(p) for p in xy.tolist()]
         out = [memo.get(p) for p in pts]
         miss = [k for k, f in enumerate(out) if f is None]
-        if miss:
+        if miss and len(miss) <= FACTS_ONE_BY_ONE:
+            if len(memo) > FACTS_MEMO:
+                memo.clear()
+            for k in miss:
+                out[k] = memo[pts[k]] = self._point_facts_now(*pts[k])
+        elif miss:
             sub = xy[miss]
             rank, piece = self._cover_now(sub)
             height = self._height_now(sub)
@@ -321,6 +334,22 @@ class Table:
             for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
                 out[k] = memo[pts[k]] = (r, c, h)
         return [f for f in out if f is not None]
+
+    def _point_facts_now(self, x: float, y: float) -> tuple[int, int, float]:
+        """`_cover_now` and `_height_now` of one centre in plain numbers: the pieces in the same
+        order, each tested only when the centre is in its box (`_near`), with the same predicate
+        (`shapely.contains_xy`); the densest first-listed piece wins, the highest height counts."""
+        rank, piece, h = 0, -1, 0.0
+        boxes, polys = self.piece_boxes, self.polygons
+        for i, ri, hi in self._point_order:
+            x0, y0, x1, y1 = boxes[i]
+            if not (x0 <= x <= x1 and y0 <= y <= y1) or not shapely.contains_xy(polys[i], x, y):
+                continue
+            if ri > rank:
+                rank, piece = ri, i
+            if hi > 0 and hi > h:
+                h = hi
+        return rank, piece, h
 
     def _near(self, i: int, xy: np.ndarray, pts: list[list[float]] | None) -> np.ndarray:
         """Per centre: whether it lies inside piece `i`, testing only the centres inside its
