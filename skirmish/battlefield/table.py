@@ -28,6 +28,8 @@ FACTS_BATCH = 64
 """Questions about at most this many centres go through the per-point memo (a game's models);
 bigger ones (a bot scoring candidate points) are computed directly."""
 
+FACTS_ONE_BY_ONE = 4
+"""Up to this many centres missing from the memo are worked out one by one in plain numbers."""
 FACTS_MEMO = 4096
 """The per-point memo is emptied when it grows past this many centres."""
 
@@ -111,19 +113,37 @@ class Table:
     width: float
     height: float
     pieces: tuple[Terrain, ...]
+    sight_union: Any
+    dense_regions: np.ndarray
+    imp_edges: np.ndarray
+    imp_edge_owner: np.ndarray
 
-    def __init__(self, width: float, height: float, pieces: Sequence[Terrain]) -> None:
+    def __init__(
+        self, width: float, height: float, pieces: Sequence[Terrain], *, grown_from: Table | None = None
+    ) -> None:
+        """`grown_from`: a table of the same size whose pieces are all of `pieces` but the last
+        (`with_piece`): what depends only on those pieces is taken from it, not built again (the
+        same geometry objects and arrays, so the same answers)."""
         self.width = float(width)
         self.height = float(height)
         self.pieces = tuple(pieces)
         k = len(self.pieces)
         self.names: tuple[str, ...] = tuple(p.name for p in self.pieces)
-        self.polygons = (
-            np.array([shapely.make_valid(shapely.Polygon(p.polygon)) for p in self.pieces], dtype=object)
-            if k
-            else np.empty(0, dtype=object)
-        )
-        shapely.prepare(self.polygons)
+        base = grown_from
+        if base is not None:
+            assert base.pieces == self.pieces[:-1] and (base.width, base.height) == (self.width, self.height)
+            new = shapely.make_valid(shapely.Polygon(self.pieces[-1].polygon))
+            shapely.prepare(new)
+            self.polygons = np.empty(k, dtype=object)
+            self.polygons[:-1] = base.polygons
+            self.polygons[-1] = new
+        else:
+            self.polygons = (
+                np.array([shapely.make_valid(shapely.Polygon(p.polygon)) for p in self.pieces], dtype=object)
+                if k
+                else np.empty(0, dtype=object)
+            )
+            shapely.prepare(self.polygons)
         # Each piece's bounding box as plain floats (min x, min y, max x, max y): a point outside
         # it is not inside the piece, so the per-piece containment tests skip it (`_near`).
         self.piece_boxes: tuple[tuple[float, float, float, float], ...] = tuple(
@@ -134,25 +154,37 @@ class Table:
         self.blocks_sight = np.array([p.blocks_sight for p in self.pieces], dtype=bool)
         self.impassable = np.array([p.impassable for p in self.pieces], dtype=bool)
         self.bounds = shapely.box(0.0, 0.0, self.width, self.height)
+        self._point_order: tuple[tuple[int, int, float], ...] = tuple(
+            (i, r, h)
+            for i, (r, h) in enumerate(zip(self.cover_rank.tolist(), self.heights.tolist(), strict=True))
+            if r > 0 or h > 0
+        )
+        """The pieces that give cover or height: (index, cover rank, height), in table order."""
 
         # Sight: one prepared union of blockers (shrunk so grazing is not crossing), and the dense
         # cover as disjoint regions (overlapping dense pieces merge; a model in any piece of a
         # region stands in that region), each prepared for the length measure of R-B3.
         blockers = self.polygons[self.blocks_sight]
-        self.sight_union = (
-            shapely.buffer(shapely.union_all(blockers), -GRAZE) if len(blockers) else shapely.Polygon()
-        )
-        shapely.prepare(self.sight_union)
+        if base is not None and not self.pieces[-1].blocks_sight:
+            self.sight_union = base.sight_union
+        else:
+            self.sight_union = (
+                shapely.buffer(shapely.union_all(blockers), -GRAZE) if len(blockers) else shapely.Polygon()
+            )
+            shapely.prepare(self.sight_union)
         dense = np.flatnonzero(self.cover_rank == 3)
         regions: list[shapely.Polygon] = []
         region_names: list[str] = []
-        if len(dense):
+        if base is not None and self.cover_rank[-1] != 3:
+            regions, region_names = list(base.dense_regions), list(base.dense_region_names)
+        elif len(dense):
             merged = shapely.union_all(self.polygons[dense])
             for part in shapely.get_parts(merged):
                 regions.append(part)
                 inside = [self.names[i] for i in dense if self.polygons[i].intersects(part)]
                 region_names.append("+".join(inside))
-        self.dense_regions = np.array(regions, dtype=object) if regions else np.empty(0, dtype=object)
+        self.dense_regions = np.empty(len(regions), dtype=object)
+        self.dense_regions[:] = regions
         shapely.prepare(self.dense_regions)
         self.dense_region_names: tuple[str, ...] = tuple(region_names)
         self.blocker_index = np.flatnonzero(self.blocks_sight)
@@ -182,7 +214,12 @@ class Table:
         self.impassable_index = np.flatnonzero(self.impassable)
         edges: list[np.ndarray] = []
         owners: list[np.ndarray] = []
-        for j, i in enumerate(self.impassable_index):
+        known = 0
+        if base is not None and len(base.impassable_index):  # the old pieces' edges, in order
+            edges.append(base.imp_edges)
+            owners.append(base.imp_edge_owner)
+            known = len(base.impassable_index)
+        for j, i in enumerate(self.impassable_index.tolist()[known:], start=known):
             e = np.concatenate([_ring_edges(part) for part in shapely.get_parts(self.polygons[i])])
             edges.append(e)
             owners.append(np.full(len(e), j))
@@ -226,7 +263,7 @@ class Table:
 
     def with_piece(self, terrain: Terrain) -> Table:
         """A new table with one more piece (an Earth Wall raised during a game); self is unchanged."""
-        return Table(self.width, self.height, (*self.pieces, terrain))
+        return Table(self.width, self.height, (*self.pieces, terrain), grown_from=self)
 
     # -- per-step queries -------------------------------------------------------------------------
 
@@ -267,6 +304,15 @@ class Table:
             )
         return self._cover_now(xy)
 
+    def facts_of(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """Per centre: (`cover_of`'s rank and piece, `height_of`'s height) as plain numbers, in one
+        pass over the per-point memo (the engine asks all three of the models that moved)."""
+        xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        if len(xy) <= FACTS_BATCH:
+            return self._facts(xy)
+        rank, piece = self._cover_now(xy)
+        return list(zip(rank.tolist(), piece.tolist(), self._height_now(xy).tolist(), strict=True))
+
     def _facts(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
         """(cover rank, cover piece, height) per centre, from the per-point memo; the centres not
         in it are computed in one batch (the same vectorised code) and added."""
@@ -274,7 +320,12 @@ class Table:
         pts = [tuple(p) for p in xy.tolist()]
         out = [memo.get(p) for p in pts]
         miss = [k for k, f in enumerate(out) if f is None]
-        if miss:
+        if miss and len(miss) <= FACTS_ONE_BY_ONE:
+            if len(memo) > FACTS_MEMO:
+                memo.clear()
+            for k in miss:
+                out[k] = memo[pts[k]] = self._point_facts_now(*pts[k])
+        elif miss:
             sub = xy[miss]
             rank, piece = self._cover_now(sub)
             height = self._height_now(sub)
@@ -283,6 +334,22 @@ class Table:
             for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
                 out[k] = memo[pts[k]] = (r, c, h)
         return [f for f in out if f is not None]
+
+    def _point_facts_now(self, x: float, y: float) -> tuple[int, int, float]:
+        """`_cover_now` and `_height_now` of one centre in plain numbers: the pieces in the same
+        order, each tested only when the centre is in its box (`_near`), with the same predicate
+        (`shapely.contains_xy`); the densest first-listed piece wins, the highest height counts."""
+        rank, piece, h = 0, -1, 0.0
+        boxes, polys = self.piece_boxes, self.polygons
+        for i, ri, hi in self._point_order:
+            x0, y0, x1, y1 = boxes[i]
+            if not (x0 <= x <= x1 and y0 <= y <= y1) or not shapely.contains_xy(polys[i], x, y):
+                continue
+            if ri > rank:
+                rank, piece = ri, i
+            if hi > 0 and hi > h:
+                h = hi
+        return rank, piece, h
 
     def _near(self, i: int, xy: np.ndarray, pts: list[list[float]] | None) -> np.ndarray:
         """Per centre: whether it lies inside piece `i`, testing only the centres inside its

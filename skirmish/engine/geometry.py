@@ -144,18 +144,23 @@ class TableQueries:
                 whole = True
             ea = self._enemy_active
             if whole:
-                melee = [
+                self._melee = [
                     [d <= CONTACT and e for d, e in zip(row, erow, strict=True)]
                     for row, erow in zip(rows, ea, strict=True)
                 ]
+                self._in_melee = [any(row) for row in self._melee]
             else:
-                melee = self._melee
+                # Only the moved models' rows and columns change, and a row's answer only where
+                # one of its entries did.
+                melee, in_melee = self._melee, self._in_melee
                 for k in moved:
                     for i in range(n):
-                        melee[i][k] = rows[i][k] <= CONTACT and ea[i][k]
+                        now = rows[i][k] <= CONTACT and ea[i][k]
+                        if now != melee[i][k]:
+                            melee[i][k] = now
+                            in_melee[i] = now or any(melee[i])
                     melee[k] = [d <= CONTACT and e for d, e in zip(rows[k], ea[k], strict=True)]
-            self._melee = melee
-            self._in_melee = [any(row) for row in melee]
+                    in_melee[k] = any(melee[k])
         self._geo_version = self._version
 
     def _refresh_cover(self) -> None:
@@ -173,13 +178,9 @@ class TableQueries:
         else:
             moved = [k for k in range(len(pts)) if pts[k] != prev[k]]
         if moved:
-            sub = xy[moved]
-            rank, piece = self.table.cover_of(sub)
             self._rank, self._piece, self._height = list(self._rank), list(self._piece), list(self._height)
-            for k, r, c, h in zip(
-                moved, rank.tolist(), piece.tolist(), self.table.height_of(sub).tolist(), strict=True
-            ):
-                self._rank[k], self._piece[k], self._height[k] = int(r), int(c), float(h)
+            for k, (r, c, h) in zip(moved, self.table.facts_of(xy[moved]), strict=True):
+                self._rank[k], self._piece[k], self._height[k] = r, c, h
         # Flyers are never in cover (R-B4), read now: gliding starts and ends with a `moved()`.
         self._cover = [
             0 if m.profile.flying or m.glide else r
