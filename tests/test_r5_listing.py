@@ -271,3 +271,22 @@ def test_an_obstacle_set_patched_after_a_move_is_the_fresh_set(seed: int, contac
                 xy[k, 0] = -0.0 if np.signbit(xy[k, 0]) is np.False_ and xy[k, 0] == 0.0 else 0.0
             else:
                 xy[k] = xy[k] + rng.normal(0, 2.0, 2)
+
+
+@pytest.mark.rule("R-B4")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_remembered_landing_is_the_tables_answer(seed: int) -> None:
+    """`check.landing` gives `Table.clear_of_impassable`'s booleans, asked once or again (from
+    the table's record), and its answer is the caller's own copy."""
+    from skirmish.battlefield.paths.check import landing
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 5)))
+    pts = rng.uniform(-1, max(t.width, t.height) + 1, (int(rng.integers(0, 30)), 2))
+    r = float(rng.choice([0.5, 1.0, 2.5]))
+    want = t.clear_of_impassable(pts, r).tolist()
+    first = landing(t, pts, r)
+    first[:] = False  # the caller's copy: the record is untouched
+    assert landing(t, pts, r).tolist() == want
+    assert landing(t, pts[:1], r).tolist() == want[:1]
