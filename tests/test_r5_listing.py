@@ -202,3 +202,91 @@ def test_the_compiled_point_test_is_legal_points(seed: int, k: int, fly: bool) -
         got = jit.legal_points(t, obs, pts)
         assert got is not None
         assert got.tolist() == _legal_points(t, obs, pts).tolist()
+
+
+def _fields_equal(a: object, b: object) -> bool:
+    """Every field of two obstacle sets equal: arrays in dtype, shape and bytes (object arrays by
+    element identity), the kernels' rows through their accessors."""
+    import dataclasses
+
+    from skirmish.battlefield.paths.obstacles import _Obstacles
+
+    assert isinstance(a, _Obstacles) and isinstance(b, _Obstacles)
+    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
+        return False
+    for f in dataclasses.fields(_Obstacles):
+        if f.name in ("_py", "_arr"):
+            continue
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
+                return False
+            if x.dtype == object:
+                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
+                    return False
+            elif x.tobytes() != y.tobytes():
+                return False
+        elif f.name == "kern":
+            if x is not y:
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+@pytest.mark.rule("R-M3")
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 5))
+def test_an_obstacle_set_patched_after_a_move_is_the_fresh_set(seed: int, contact: bool, moves: int) -> None:
+    """The set `Mover.obstacles` patches from the last arrangement's when a few bases moved is
+    the one `_obstacles` builds afresh, bit for bit: moved friends and enemies (some moved to the
+    touching boundary of the start, R-E2), the mover's own row, the out-of-play, the charge target
+    (R-C3), a sign flip of a zero, and several moves in a row."""
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 4)))
+    n = int(rng.integers(2, 24))
+    radii = rng.choice([0.5, 0.8, 1.2, 2.5], n)
+    xy = scatter_bases(t, rng, radii)
+    mover = int(rng.integers(0, n))
+    enemy = rng.random(n) < 0.5
+    ignore = (rng.random(n) < 0.2) if rng.random() < 0.5 else None
+    target = int(rng.integers(0, n)) if rng.random() < 0.3 else None
+    fly = bool(rng.random() < 0.2)
+    start = xy[mover].copy()
+    for _ in range(1 + moves):
+        m = Mover(t, mover, xy, radii, enemy, flying=fly, ignore=ignore)
+        got = m.obstacles(start, target=target, contact=contact)
+        want = _obstacles(
+            t, mover, xy, radii, enemy if contact else None, start, flying=fly, ignore=ignore, target=target
+        )
+        assert _fields_equal(got, want)
+        xy = xy.copy()
+        for k in rng.choice(n, min(n, int(rng.integers(1, 5))), replace=False).tolist():
+            roll = rng.random()
+            if roll < 0.3:
+                ang = float(rng.uniform(0, 2 * np.pi))
+                gap = float(radii[k] + radii[mover]) + 0.01 + 1e-9 + float(rng.choice([-1e-12, 0.0, 1e-12]))
+                xy[k] = start + gap * np.array([np.cos(ang), np.sin(ang)])
+            elif roll < 0.4:  # a zero and its sign flipped: equal floats, other bytes
+                xy[k, 0] = -0.0 if np.signbit(xy[k, 0]) is np.False_ and xy[k, 0] == 0.0 else 0.0
+            else:
+                xy[k] = xy[k] + rng.normal(0, 2.0, 2)
+
+
+@pytest.mark.rule("R-B4")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_remembered_landing_is_the_tables_answer(seed: int) -> None:
+    """`check.landing` gives `Table.clear_of_impassable`'s booleans, asked once or again (from
+    the table's record), and its answer is the caller's own copy."""
+    from skirmish.battlefield.paths.check import landing
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(0, 5)))
+    pts = rng.uniform(-1, max(t.width, t.height) + 1, (int(rng.integers(0, 30)), 2))
+    r = float(rng.choice([0.5, 1.0, 2.5]))
+    want = t.clear_of_impassable(pts, r).tolist()
+    first = landing(t, pts, r)
+    first[:] = False  # the caller's copy: the record is untouched
+    assert landing(t, pts, r).tolist() == want
+    assert landing(t, pts[:1], r).tolist() == want[:1]

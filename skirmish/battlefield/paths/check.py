@@ -70,7 +70,29 @@ def _lands(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray:
     """Per point: the mover may end there as far as terrain goes (only flyers need the check)."""
     if not obs.flying:
         return np.ones(len(pts), dtype=bool)
-    return table.clear_of_impassable(pts, obs.radius)
+    return landing(table, pts, obs.radius)
+
+
+LANDING_MEMO = 512
+"""Landing answers remembered per table (oldest forgotten first)."""
+
+
+def landing(table: Table, pts: np.ndarray, radius: float) -> np.ndarray:
+    """`table.clear_of_impassable(pts, radius)` (R-B4), remembered on the table keyed on the
+    points' bytes and the radius: a flyer listed again from the same place asks the same straight
+    ends, goal ring and trimmed ends again, and each asks shapely a distance per point. A copy
+    each time (the caller may keep or change it)."""
+    p = np.ascontiguousarray(pts, dtype=float).reshape(-1, 2)
+    key = (p.tobytes(), float(radius))
+    memo = table.memo.setdefault("landings", {})
+    assert isinstance(memo, dict)
+    hit = memo.get(key)
+    if hit is None:
+        hit = np.asarray(table.clear_of_impassable(p, radius), dtype=bool)
+        if len(memo) >= LANDING_MEMO:
+            memo.pop(next(iter(memo)))
+        memo[key] = hit
+    return hit.copy()
 
 
 def check_path(
@@ -181,7 +203,7 @@ def _check_path_reference(
     r = mover.radius
     if _leaves(table, pts, r) if pts is not None else _off_table(table, p, r).any():
         return PathProblem("R-M2", "the path leaves the table")
-    if flying and not table.clear_of_impassable(p[-1:], r)[0]:
+    if flying and not landing(table, p[-1:], r)[0]:
         return PathProblem(
             "R-B4", "a flying model passes over impassable terrain but may not end its move on it"
         )
@@ -253,12 +275,12 @@ def check_straight_moves(
     obs = mover.obstacles(s[0], contact=False)
     if len(e) <= STRAIGHT_SMALL:
         ok_py = _straight_py(table, obs, s, e, mover.enemies[obs.model], max_length)
-        return ok_py & table.clear_of_impassable(e, r) if flying else ok_py
+        return ok_py & landing(table, e, r) if flying else ok_py
     d = e - s
     ok = np.sqrt((d * d).sum(-1)) <= max_length + LENGTH_TOL
     ok &= np.isfinite(e).all(axis=1) & ~_off_table(table, e, r) & ~_off_table(table, s, r)
     if flying:
-        ok &= table.clear_of_impassable(e, r)
+        ok &= landing(table, e, r)
     bad_b, bad_t = _violations(obs, s, e)
     ok &= ~bad_b.any(axis=1) & ~bad_t.any(axis=1)
     en = mover.enemies[obs.model]

@@ -27,8 +27,15 @@ BOX_SLACK = 1e-9
 call too close (float noise); both code paths then give the exact test's answer."""
 
 
-OBSTACLE_MEMO = 256
-"""Obstacle sets remembered per table (oldest forgotten first)."""
+OBSTACLE_MEMO = 128
+"""Obstacle questions remembered per table (mover, start, masks; oldest forgotten first), each
+with the sets of its last PLACES_KEPT arrangements of the other bases."""
+
+PLACES_KEPT = 4
+"""Arrangements of the bases kept per obstacle question (oldest forgotten first)."""
+
+PATCH_MOST = 3
+"""A set is patched from the last arrangement's when at most this many of its bases moved."""
 
 
 _NO_EDGES = EdgeKernel(np.empty((0, 2, 2)), np.empty(0, dtype=np.int64), 0)
@@ -145,6 +152,81 @@ def _obstacles(
     obs = _assemble(table, xy[model], np.array(clear, dtype=float), model, r, flying)
     obs._py = tuple(rows)
     return obs
+
+
+def _moved(
+    prev: _Obstacles,
+    was: np.ndarray,
+    mover: Mover,
+    enemy: np.ndarray | None,
+    start: np.ndarray,
+    target: int | None,
+) -> _Obstacles | None:
+    """`_obstacles` for `mover` now, made from `prev`, its set when the bases stood at `was`
+    (the same mover, start, radii, masks and target), when at most PATCH_MOST of its bases moved
+    (compared bit for bit); else None. Each moved base's entries are worked out with `_obstacles`'
+    formulas, every other entry is `prev`'s, so the set is the one `_obstacles` builds, bit for bit
+    (a property test): in a step, one model moves between two listings of every other."""
+    xy = mover.xy
+    if was.shape != xy.shape or prev._py is None:
+        return None
+    moved = np.flatnonzero((was.view(np.int64) != xy.view(np.int64)).any(axis=1)).tolist()
+    model = prev.model.tolist()
+    at = {k: i for i, k in enumerate(model)}
+    hits = [k for k in moved if k in at]  # the mover itself and the out-of-play are in no set
+    if len(hits) > PATCH_MOST:
+        return None
+    if not hits:
+        return prev
+    rl = mover.radii.tolist()
+    r = float(rl[mover.index])
+    foe = None if enemy is None else np.asarray(enemy, dtype=bool).tolist()
+    sx, sy = float(start[0]), float(start[1])
+    centres, clearance = prev.centres.copy(), prev.clearance.copy()
+    lim, lim2, cx, cy = prev.lim.copy(), prev.lim2.copy(), prev.cx.copy(), prev.cy.copy()
+    rows = list(prev._py)
+    arr = None if prev._arr is None else prev._arr.copy()
+    for k in hits:
+        i = at[k]
+        x, y = xy[k].tolist()
+        c = rl[k] + r
+        if foe is not None and foe[k] and k != target:
+            dx = x - sx
+            dy = y - sy
+            if not math.sqrt(dx * dx + dy * dy) <= c + CONTACT + 1e-9:  # not touching at the start
+                c = c + (CONTACT + 1e-7)
+        low = c - OVERLAP_TOL
+        w = low + BOX_SLACK
+        row = (x, y, low * low, x - w, x + w, y - w, y + w)
+        centres[i] = (x, y)
+        clearance[i] = c
+        lim[i] = low
+        lim2[i] = low * low
+        cx[i] = x
+        cy[i] = y
+        rows[i] = row
+        if arr is not None:
+            arr[i] = row
+    return _Obstacles(
+        centres,
+        clearance,
+        prev.model,
+        prev.edges,
+        prev.edge_owner,
+        prev.polys,
+        prev.piece,
+        prev.radius,
+        prev.kern,
+        cx,
+        cy,
+        lim,
+        lim2,
+        prev.tlim,
+        prev.tlim2,
+        _py=tuple(rows),
+        _arr=arr,
+        flying=prev.flying,
+    )
 
 
 def _assemble(
@@ -287,7 +369,6 @@ class Mover:
         enemy = self.enemy if contact else None
         key = (
             self.index,
-            self.xy.tobytes(),
             self.radii.tobytes(),
             None if enemy is None else np.asarray(enemy, dtype=bool).tobytes(),
             np.asarray(start, dtype=float).tobytes(),
@@ -295,10 +376,25 @@ class Mover:
             None if self.ignore is None else np.asarray(self.ignore, dtype=bool).tobytes(),
             target,
         )
+        where = self.xy.tobytes()
         memo = self.table.obstacle_memo
-        hit = memo.get(key)
-        if not isinstance(hit, _Obstacles):
-            hit = _obstacles(
+        kept = memo.get(key)
+        if isinstance(kept, dict):
+            hit = kept.get(where)
+            if isinstance(hit, _Obstacles):
+                return hit
+        else:
+            kept = {}
+            if len(memo) >= OBSTACLE_MEMO:
+                memo.pop(next(iter(memo)))
+            memo[key] = kept
+        made: _Obstacles | None = None
+        if kept:
+            # Another model moved since this mover last asked from here: patch the newest set.
+            was, prev = next(reversed(kept.items()))
+            made = _moved(prev, np.frombuffer(was, dtype=float).reshape(-1, 2), self, enemy, start, target)
+        if made is None:
+            made = _obstacles(
                 self.table,
                 self.index,
                 self.xy,
@@ -309,10 +405,10 @@ class Mover:
                 ignore=self.ignore,
                 target=target,
             )
-            if len(memo) >= OBSTACLE_MEMO:
-                memo.pop(next(iter(memo)))
-            memo[key] = hit
-        return hit
+        if len(kept) >= PLACES_KEPT:
+            kept.pop(next(iter(kept)))
+        kept[where] = made
+        return made
 
     def replace(self, **changes: Any) -> Mover:
         """The same mover with some fields changed (e.g. another `ignore` for a retreat)."""

@@ -19,7 +19,7 @@ from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
 from skirmish.battlefield.paths.kernel import near_segment
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
-from skirmish.battlefield.paths.search import RING, _search, _SearchRecord, ring_unit
+from skirmish.battlefield.paths.search import RING, _search, _search_record, _SearchRecord, ring_unit
 from skirmish.battlefield.table import Table
 
 APPROACH = 0.001
@@ -102,12 +102,9 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     if isinstance(rec, _TowardRecord) and rec.xy.shape == xy.shape and _still_true(rec, xy, radii, index, gl):
         return None if rec.path is None else rec.path.copy()
     path, made = _move_toward_now(mover, gl, budget)
-    if made is None:
-        memo.pop(key, None)
-    else:
-        if key not in memo and len(memo) >= TOWARD_MEMO:
-            memo.pop(next(iter(memo)))
-        memo[key] = made
+    if key not in memo and len(memo) >= TOWARD_MEMO:
+        memo.pop(next(iter(memo)))
+    memo[key] = made
     return path
 
 
@@ -159,66 +156,34 @@ def _still_true(rec: _TowardRecord, xy: np.ndarray, radii: np.ndarray, index: in
     return True
 
 
-def _move_toward_now(
-    mover: Mover, gl: np.ndarray, budget: float
-) -> tuple[np.ndarray | None, _TowardRecord | None]:
-    """`move_toward` asked afresh, with the record of what it asked (None when the search's own
-    record could not be read back, so the answer is not kept)."""
+def _move_toward_now(mover: Mover, gl: np.ndarray, budget: float) -> tuple[np.ndarray | None, _TowardRecord]:
+    """`move_toward` asked afresh, with the record of what it asked."""
     table = mover.table
     start = mover.xy[mover.index].copy()
     obs = mover.obstacles(start)
-    searched: tuple[float, np.ndarray | None] | None = None
+    searched: _SearchRecord | None = None
     if _legal(table, obs, gl[None, :])[0]:
         reach = 0.0
-        path = _search(table, obs, start, gl, 0.0)
-        searched = (0.0, path)
+        path, searched = _search_record(table, obs, start, gl, 0.0)
     else:
         rho, reach = _nearest_free_radius(table, obs, gl)
         path = None
         if rho is not None:
-            path = _search(table, obs, start, gl, rho)
-            searched = (rho, path)
+            path, searched = _search_record(table, obs, start, gl, rho)
     out = _trimmed(table, obs, path, budget)
-    return out, _record(mover, obs, start, gl, reach, searched, out)
+    return out, _record(mover, obs, reach, searched, out)
 
 
 def _record(
-    mover: Mover,
-    obs: _Obstacles,
-    start: np.ndarray,
-    gl: np.ndarray,
-    reach: float,
-    searched: tuple[float, np.ndarray | None] | None,
-    out: np.ndarray | None,
-) -> _TowardRecord | None:
-    """The `_TowardRecord` of one fresh call: the search's probes and included bases are read
-    from the record it left in the table's search memo, under the key `search._search` files it
-    by, and only when that record's path is the one returned (else None: nothing is kept)."""
+    mover: Mover, obs: _Obstacles, reach: float, searched: _SearchRecord | None, out: np.ndarray | None
+) -> _TowardRecord:
+    """The `_TowardRecord` of one fresh call: the probes and included bases of the search's own
+    record (the one that answered it, reused or made: `search._search_record`)."""
     probes: tuple[tuple[float, float, float, float], ...] = ()
     included: frozenset[int] = frozenset()
     if searched is not None:
-        goal_r, path = searched
-        key = (
-            start.tobytes(),
-            gl.tobytes(),
-            goal_r,
-            obs.radius,
-            obs.flying,
-            obs.model.tobytes(),
-            len(obs.polys),
-        )
-        found = mover.table.search_memo.get(key)
-        if not isinstance(found, _SearchRecord):
-            return None
-        same = (
-            found.path is None
-            if path is None
-            else found.path is not None and np.array_equal(found.path, path)
-        )
-        if not same:
-            return None
-        probes = tuple(found.probes)
-        included = frozenset(int(obs.model[k]) for k in found.included)
+        probes = tuple(searched.probes)
+        included = frozenset(int(obs.model[k]) for k in searched.included)
     return _TowardRecord(mover.xy.copy(), reach, included, probes, None if out is None else out.copy())
 
 

@@ -378,6 +378,15 @@ def _search(
     """`_search_now`, memoised on the table: the same question (start, goal, mover, which models
     stand where by index) asked again after some models moved reuses the answer when the record
     proves the search would not have noticed them (see `_SearchRecord`)."""
+    return _search_record(table, obs, start, centre, goal_r)[0]
+
+
+def _search_record(
+    table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
+) -> tuple[np.ndarray | None, _SearchRecord]:
+    """`_search`, with the record that answered it (reused or just made): a planner keeps the
+    probes and included bases with its own answer (`plan._record`) without looking it up again.
+    The record holds the obstacle set's arrays themselves (obstacle sets are read-only)."""
     key = (
         start.tobytes(),
         centre.tobytes(),
@@ -402,22 +411,22 @@ def _search(
                 ok = False
                 break
         if ok:
-            return None if rec.path is None else rec.path.copy()
+            return (None if rec.path is None else rec.path.copy()), rec
     probes: list[tuple[float, float, float, float]] = []
     included: set[int] = set()
     path = _search_now(table, obs, start, centre, goal_r, probes, included)
     if key not in memo and len(memo) >= SEARCH_MEMO:
         memo.pop(next(iter(memo)))
-    memo[key] = _SearchRecord(
-        obs.cx.copy(),
-        obs.cy.copy(),
-        obs.clearance.copy(),
-        obs.lim2.copy(),
+    made = memo[key] = _SearchRecord(
+        obs.cx,
+        obs.cy,
+        obs.clearance,
+        obs.lim2,
         frozenset(included),
         probes,
         None if path is None else path.copy(),
     )
-    return path
+    return path, made
 
 
 def _search_now(

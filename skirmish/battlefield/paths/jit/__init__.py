@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT
-from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL, _lands
+from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL, _lands, landing
 from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import ARC_TOL, NODE_MARGIN, _convex_vertices, _discs
@@ -416,7 +416,7 @@ def straight_moves(
     except Exception:  # a broken cache: the reference from then on
         _LOADED[:] = [None]
         return None
-    return ok & table.clear_of_impassable(e, obs.radius) if mover.flying else ok
+    return ok & landing(table, e, obs.radius) if mover.flying else ok
 
 
 def run(
