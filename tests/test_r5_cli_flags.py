@@ -152,3 +152,17 @@ def test_an_output_flag_naming_the_file_read_exits_2(
     finally:  # a regression must not leave the shipped scenario broken for every later test
         if shipped.read_bytes() != before:
             shipped.write_bytes(before)
+
+
+def test_an_output_through_a_missing_folder_and_dot_dot_is_refused_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--replay missing/../r.json` passed the check (the resolved folder exists), the game was
+    played, and only the write failed."""
+    out = f"{tmp_path}/missing/../r.json"
+    code, stdout, err = run(["play", "--headless", "--bots", "--replay", out], capsys)
+    assert (
+        code == 2
+        and stdout == ""
+        and err == f"skirmish: --replay {out}: folder {tmp_path}/missing/.. does not exist\n"
+    )

@@ -96,6 +96,9 @@ def output_path(path: str, flag: str, suffix: str | None = None, *, folder: bool
         return p
     if st is not None and not os.access(p, os.W_OK):
         raise UsageProblem(f"{flag} {path}: the file is not writable")
+    if st is None and not p.parent.is_dir():
+        # `missing/../r.json`: resolving drops `missing/..`, but opening the path needs `missing`.
+        raise UsageProblem(f"{flag} {path}: folder {p.parent} does not exist")
     _probe_folder(p.resolve().parent, flag, path)
     return p
 
