@@ -33,11 +33,31 @@ def flies(m: ModelState) -> bool:
 
 
 def mover_of(game: Ctx, m: ModelState) -> Mover:
-    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play."""
+    """`m` as the paths functions see it now: its enemies, whether it flies, who is out of play.
+
+    A mover holds the game's position arrays (not copies), so the one built last for a model is
+    the one that would be built now while the table, the arrays, the out-of-play mask (replaced
+    whenever a model leaves or comes back) and flying are the same objects and value: it is
+    kept per model (every move's check and the steps' option checks ask it). Its enemy row is
+    read-only, as it is shared."""
     s = game.state
-    return Mover(
-        game.table, m.index, s.xy, s.radii, game.enemy_mask(m), flying=flies(m), ignore=game.gone_mask()
-    )
+    fly = flies(m)
+    gone = game.gone_mask()
+    kept: dict[int, Mover] = game.memo.setdefault("movers", {})
+    hit = kept.get(m.index)
+    if (
+        hit is not None
+        and hit.table is game.table
+        and hit.xy is s.xy
+        and hit.radii is s.radii
+        and hit.ignore is gone
+        and hit.flying == fly
+    ):
+        return hit
+    enemy = game.enemy_mask(m)
+    enemy.setflags(write=False)
+    mover = kept[m.index] = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=fly, ignore=gone)
+    return mover
 
 
 def airborne(m: ModelState) -> bool:
