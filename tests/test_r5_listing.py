@@ -290,3 +290,27 @@ def test_a_remembered_landing_is_the_tables_answer(seed: int) -> None:
     first[:] = False  # the caller's copy: the record is untouched
     assert landing(t, pts, r).tolist() == want
     assert landing(t, pts[:1], r).tolist() == want[:1]
+
+
+@pytest.mark.rule("R-M2")
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(min_size=1, max_size=12),
+    st.lists(st.tuples(st.floats(allow_nan=False), st.floats(allow_nan=False)), min_size=2, max_size=5),
+)
+def test_the_listings_moves_are_moves(model: str, pts: list[tuple[float, float]]) -> None:
+    """`movement._move` makes the value `Move(...)` makes: the same type, fields, equality, hash
+    and text (so the same replay bytes); it skips `__init__`, so Move must have no post-init."""
+    import dataclasses
+
+    from skirmish.engine.core.actions import Move
+    from skirmish.engine.steps.movement import _move
+
+    path = tuple(pts)
+    got, want = _move(model, path), Move(model, path)
+    assert type(got) is Move and got == want and hash(got) == hash(want) and repr(got) == repr(want)
+    assert got.to_json() == want.to_json() and got.path is path and got.model is model
+    assert [f.name for f in dataclasses.fields(Move)] == ["model", "path"]
+    assert not hasattr(Move, "__post_init__")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.model = "other"  # type: ignore[misc]

@@ -12,6 +12,7 @@ from skirmish.battlefield.paths import Mover, move_toward
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
+from skirmish.engine.core.actions import Path as MovePath
 from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
@@ -139,6 +140,14 @@ def listed_move(
     """The move `model_moves` lists for `path`, or None where the list drops it: fewer than two
     points, shorter than 0.25", or ending (to 0.001") where an earlier entry ends; a kept end is
     added to `seen`. One filter for the list and for the bots' queries that shorten it."""
+    kept = _listed_path(path, seen)
+    return None if kept is None else _move(model_id, kept)
+
+
+def _listed_path(
+    path: np.ndarray | list[list[float]] | None, seen: set[tuple[float, float]]
+) -> MovePath | None:
+    """`listed_move`'s filter: the path as the move's (x, y) pairs, or None where it is dropped."""
     if path is None or len(path) < 2:
         return None
     pts = path if isinstance(path, list) else path.tolist()
@@ -146,7 +155,24 @@ def listed_move(
     if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < MIN_LISTED:
         return None
     seen.add(end)
-    return Move(model_id, tuple(map(tuple, pts)))  # type: ignore[arg-type]  # (x, y) pairs
+    return tuple(map(tuple, pts))  # type: ignore[arg-type]  # (x, y) pairs
+
+
+_NEW = object.__new__
+_SET_MODEL = vars(Move)["model"].__set__
+_SET_PATH = vars(Move)["path"].__set__
+
+
+def _move(model_id: str, path: MovePath) -> Move:
+    """`Move(model_id, path)`, the same value (equal, the same hash and text) made without the
+    frozen dataclass's `__init__` (two `object.__setattr__` calls): the list makes a dozen moves
+    for each model it lists, afresh each time, rather than keeping them for the game (every object
+    a game keeps is walked by each full collection). `Move` has no `__post_init__`, which a test
+    holds; the slots are set as `__init__` sets them."""
+    move: Move = _NEW(Move)
+    _SET_MODEL(move, model_id)
+    _SET_PATH(move, path)
+    return move
 
 
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
@@ -213,7 +239,8 @@ def _listing(
     last ask (another model moved, or a bot asks what the engine listed): the game keeps each list
     keyed on the paths exactly (the start's and the heads' bytes, the searched paths' bytes, the
     legal straight lines, with `ends` a function of the start and `budget`), so the same paths
-    give the same (immutable) moves without filtering and building them again."""
+    give the same moves without filtering them again. It keeps the moves' paths (tuples of floats,
+    which the collector untracks) and makes the moves afresh (`_move`)."""
     key = (
         model_id,
         start.tobytes(),
@@ -221,39 +248,37 @@ def _listing(
         tuple(None if t is None else (t[1], t[0].tobytes()) for t in toward),
         legal.tobytes(),
     )
-    memo: dict[tuple[object, ...], tuple[Move, ...]] = game.memo.setdefault("model_moves", {})
+    memo: dict[tuple[object, ...], tuple[MovePath, ...]] = game.memo.setdefault("model_moves", {})
     found = memo.get(key)
     if found is None:
-        moves: list[Move] = []
+        paths: list[MovePath] = []
         seen: set[tuple[float, float]] = set()
         here = start.tolist()
         for t in toward:
             if t is not None:
-                move = listed_move(model_id, [here, t[0].tolist()] if t[1] else t[0], seen)
-                if move is not None:
-                    moves.append(move)
-        judged, made = _straight_listing(game, model_id, start, here, budget, ends)
+                kept = _listed_path([here, t[0].tolist()] if t[1] else t[0], seen)
+                if kept is not None:
+                    paths.append(kept)
+        judged = _straight_listing(game, model_id, start, here, budget, ends)
+        origin = (here[0], here[1])
         for i, ok in enumerate(legal.tolist()):
             if ok:
                 end, short = judged[i]
                 if not short and end not in seen:
                     seen.add(end)
-                    move = made[i]
-                    if move is None:  # made when first listed, then shared by the lists
-                        to = ends[i]
-                        move = made[i] = Move(model_id, ((here[0], here[1]), (to[0], to[1])))
-                    moves.append(move)
+                    to = ends[i]
+                    paths.append((origin, (to[0], to[1])))
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
-        found = memo[key] = tuple(moves)
-    return list(found)
+        found = memo[key] = tuple(paths)
+    return [_move(model_id, p) for p in found]
 
 
-_Lines = tuple[tuple[tuple[tuple[float, float], bool], ...], list[Move | None]]
+_Lines = tuple[tuple[tuple[float, float], bool], ...]
 """The straight lines of one model, start and budget as `listed_move` judges them: per line its
-end rounded (`end_key`; the `seen` test is the caller's) and whether it is too short to list,
-then per line its move once made. Plain tuples of floats and one list, not an object per line:
-the collector untracks the tuples, so the records a game keeps cost its full collections little."""
+end rounded (`end_key`; the `seen` test is the caller's) and whether it is too short to list.
+Plain tuples of floats, not an object per line: the collector untracks them, so the records a
+game keeps cost its full collections little."""
 
 
 def _straight_listing(
@@ -269,8 +294,7 @@ def _straight_listing(
     if found is None:
         if len(memo) >= LISTING_MEMO:
             memo.pop(next(iter(memo)))
-        judged = tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends)
-        found = memo[key] = (judged, [None] * len(ends))
+        found = memo[key] = tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends)
     return found
 
 
