@@ -305,3 +305,32 @@ def test_r_p3_r_p4_a_name_listed_twice_in_a_profile_exits_2(
     for argv in (["validate", str(bad)], ["play", "--headless", "--bots", "--troupe", str(bad)]):
         code, _, err = run(argv, capsys)
         one_problem(code, err, str(bad), f"models[0].profile.{field}", "is listed twice")
+
+
+def test_a_replay_of_more_models_than_a_game_holds_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--troupe` refuses more than 60 models in one game; a replay's troupes were not checked, so
+    an edited file had 120 models re-simulated (and `what-if` would play its endings)."""
+    from skirmish.engine.replay import digest_of
+
+    rep = tmp_path / "melee.json"
+    code, _, err = run(
+        ["play", "four_kingdoms_melee", "--headless", "--bots", "--turns", "1", "--replay", str(rep)], capsys
+    )
+    assert code == 0, err
+    data = json.loads(rep.read_text())
+    for troupe in data["troupes"]:
+        last = troupe["models"][-1]
+        last["profile"]["unique"] = False
+        troupe["models"], troupe["heroic"] = [dict(last, count=30)], True
+    data["actions"] = []
+    data["digest"] = digest_of(data)
+    rep.write_text(json.dumps(data))
+    for argv in (
+        ["validate", str(rep)],
+        ["replay", str(rep), "--verify"],
+        ["what-if", str(rep), "--at", "0"],
+    ):
+        code, _, err = run(argv, capsys)
+        one_problem(code, err, str(rep), "troupes: 30 + 30 + 30 + 30 = 120 models in one game")

@@ -16,13 +16,15 @@ class Problem:
     def __str__(self) -> str:
         name = self.file
         if len(name) > MAX_NAME:  # cut in the middle, so the field and the reason still fit the line
-            name = name[: MAX_NAME // 2] + "…" + name[-(MAX_NAME // 2) :]
+            name = name[:60] + "…" + name[-60:]
         where = f"{name}: {self.field}" if self.field else name
         return f"{where}: {self.message}"
 
 
-MAX_NAME = 120
-"""A file name longer than this is shown cut in its line (a command line's error lines are capped)."""
+MAX_NAME = 280
+"""A file name longer than this could never be shown whole in a command line's error line (300
+characters at most, `cli.errors.MAX_LINE`): it is shown as its first and last 60 characters, so
+the field and the reason still fit. Any shorter name is shown whole."""
 
 
 class DataError(ValueError):

@@ -30,6 +30,7 @@ from skirmish.data.loader import (
     RefusedJSON,
     check_scenario_geometry,
     check_troupe_references,
+    game_size_problems,
     no_duplicate_keys,
     no_json_constant,
     validation_problems,
@@ -249,6 +250,9 @@ def parse_replay(data: Any, name: str) -> Replay:
     except ValueError:  # allow_nan: a NaN put in by a caller that built the object in Python
         raise DataError([Problem(name, "", "holds NaN or Infinity, which replays never do")]) from None
     problems.extend(check_scenario_geometry(model.scenario, name))
+    # The limit `--troupe` keeps (a game's cost grows with the square of its models) holds for a
+    # replay's troupes too: an edited file must not make `what-if` play 120-model games.
+    problems.extend(game_size_problems(list(model.troupes), name, "troupes"))
     for i, troupe in enumerate(model.troupes):
         problems.extend(
             Problem(name, f"troupes[{i}].{p.field}", p.message) for p in check_troupe_references(troupe, name)
