@@ -17,7 +17,9 @@ from skirmish.battlefield.physics import (
     CLEAR_MARGIN,
     _first_stop_numpy,
     _slides_clear_numpy,
+    last_word,
     max_free_distance,
+    sides_stop,
     slides_clear,
 )
 from skirmish.battlefield.sample import random_table, scatter_bases
@@ -33,17 +35,12 @@ def _max_free_numpy(
     radii: np.ndarray,
     ignore: np.ndarray,
 ) -> float:
-    """`max_free_distance` as it was: the numpy first stop, the table sides, `_violations`."""
+    """`max_free_distance` as it was: the numpy first stop and `_violations` as the last word."""
     obs = Mover(table, 0, xy, radii, ignore=ignore).obstacles(start)
     r = obs.radius
-    best = _first_stop_numpy(table, 0, start, unit, length, xy, radii, ignore)
-    for k, hi in ((0, table.width), (1, table.height)):
-        if unit[k] > 1e-12:
-            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
-        elif unit[k] < -1e-12:
-            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
-    if best < length:
-        best = max(0.0, best - 1e-7)
+    best = sides_stop(
+        table, r, start, unit, length, _first_stop_numpy(table, 0, start, unit, length, xy, radii, ignore)
+    )
 
     def ok(d: float) -> bool:
         end = (start + unit * d)[None, :]
@@ -52,16 +49,7 @@ def _max_free_numpy(
         bad_b, bad_t = _violations(obs, start[None, :], end)
         return not (bad_b.any() or bad_t.any())
 
-    if ok(best):
-        return best
-    lo, hi = 0.0, best
-    for _ in range(40):
-        mid = 0.5 * (lo + hi)
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return last_word(ok, best)
 
 
 def _same(a: float, b: float) -> bool:

@@ -14,6 +14,7 @@ the index for every shape in the swept box, then asks each shape itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pymunk
@@ -163,16 +164,7 @@ def max_free_distance(
     ux, uy = float(unit[0]), float(unit[1])
     edges = near_pieces(table, sx, sy, length + r) if len(obs.edges) else []
     bases = list(zip(obs.cx.tolist(), obs.cy.tolist(), obs.clearance.tolist(), strict=True))
-    best = first_stop(edges, bases, sx, sy, ux, uy, r, length)
-    # Table edges: the centre stays within r of each side.
-    for k, hi in ((0, table.width), (1, table.height)):
-        if unit[k] > 1e-12:
-            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
-        elif unit[k] < -1e-12:
-            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
-    if best < length:
-        best = max(0.0, best - 1e-7)
-
+    best = sides_stop(table, r, start, unit, length, first_stop(edges, bases, sx, sy, ux, uy, r, length))
     lo_edge = r - 1e-9
     hx, hy = table.width - lo_edge, table.height - lo_edge
     near, pieces, tl, tl2 = obs.bases_py(), list(obs.kern.py), obs.tlim + BOX_SLACK, obs.tlim2
@@ -185,7 +177,27 @@ def max_free_distance(
             return False
         return _seg_clear(sx, sy, ex, ey, near, pieces, tl, tl2, False)
 
-    # The exact check has the last word (a fallback bisection only if float noise disagrees).
+    return last_word(ok, best)
+
+
+def sides_stop(
+    table: Table, r: float, start: np.ndarray, unit: np.ndarray, length: float, best: float
+) -> float:
+    """`best` (the first stop at a base or an impassable edge) lowered to where the centre would
+    come within r of a table side, then backed off 1e-7 if anything stops the slide short."""
+    for k, hi in ((0, table.width), (1, table.height)):
+        if unit[k] > 1e-12:
+            best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))
+        elif unit[k] < -1e-12:
+            best = min(best, max(0.0, (start[k] - r) / -unit[k]))
+    if best < length:
+        best = max(0.0, best - 1e-7)
+    return best
+
+
+def last_word(ok: Callable[[float], bool], best: float) -> float:
+    """The exact check has the last word: `best` if it is legal, else the largest legal distance
+    a bisection finds below it (only if float noise disagrees)."""
     if ok(best):
         return best
     lo, hi = 0.0, best
