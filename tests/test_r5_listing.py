@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers_engine import same_obstacles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,36 +205,6 @@ def test_the_compiled_point_test_is_legal_points(seed: int, k: int, fly: bool) -
         assert got.tolist() == _legal_points(t, obs, pts).tolist()
 
 
-def _fields_equal(a: object, b: object) -> bool:
-    """Every field of two obstacle sets equal: arrays in dtype, shape and bytes (object arrays by
-    element identity), the kernels' rows through their accessors."""
-    import dataclasses
-
-    from skirmish.battlefield.paths.obstacles import _Obstacles
-
-    assert isinstance(a, _Obstacles) and isinstance(b, _Obstacles)
-    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
-        return False
-    for f in dataclasses.fields(_Obstacles):
-        if f.name in ("_py", "_arr"):
-            continue
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
-            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
-                return False
-            if x.dtype == object:
-                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
-                    return False
-            elif x.tobytes() != y.tobytes():
-                return False
-        elif f.name == "kern":
-            if x is not y:
-                return False
-        elif x != y:
-            return False
-    return True
-
-
 @pytest.mark.rule("R-M3")
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 5))
@@ -259,7 +230,7 @@ def test_an_obstacle_set_patched_after_a_move_is_the_fresh_set(seed: int, contac
         want = _obstacles(
             t, mover, xy, radii, enemy if contact else None, start, flying=fly, ignore=ignore, target=target
         )
-        assert _fields_equal(got, want)
+        assert same_obstacles(got, want)
         xy = xy.copy()
         for k in rng.choice(n, min(n, int(rng.integers(1, 5))), replace=False).tolist():
             roll = rng.random()
