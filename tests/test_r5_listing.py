@@ -285,3 +285,32 @@ def test_the_listings_moves_are_moves(model: str, pts: list[tuple[float, float]]
     assert not hasattr(Move, "__post_init__")
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.model = "other"  # type: ignore[misc]
+
+
+@pytest.mark.rule("R-C3")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_pieces_corners_kept_by_shape_are_its_corners(seed: int) -> None:
+    """The convex corners kept for the process by a piece's exact shape (`tangents._corners`, so
+    a new table holding the same pieces asks nothing again) are the corners worked out from the
+    table's own polygon, bit for bit."""
+    import shapely
+
+    from skirmish.battlefield.paths.tangents import _convex_vertices
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(1, 6)))
+    for k, j in enumerate(t.impassable_index.tolist()):
+        rings = []
+        for part in shapely.get_parts(t.polygons[j]):
+            part = shapely.geometry.polygon.orient(part, 1.0)
+            for ring in [part.exterior, *part.interiors]:
+                c = np.asarray(ring.coords, dtype=float)[:-1]
+                e1 = c - np.roll(c, 1, axis=0)
+                e2 = np.roll(c, -1, axis=0) - c
+                rings.append(c[e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 1e-12])
+        want = np.concatenate(rings) if rings else np.empty((0, 2))
+        got = _convex_vertices(t, k)
+        assert got.shape == want.shape and got.tobytes() == want.tobytes()
+        again = type(t)(t.width, t.height, t.pieces)  # a new table of the same pieces
+        assert _convex_vertices(again, k).tobytes() == want.tobytes()
