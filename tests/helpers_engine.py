@@ -237,3 +237,34 @@ def check_invariants(game: Game, where: str) -> None:
                 assert gap >= -OVERLAP_TOLERANCE, f"{where}: {x.id} stands on impassable terrain"
     assert s.phase == SPECS[s.step].phase
     assert s.turn <= game.scenario.turns
+
+
+def same_obstacles(a: object, b: object) -> bool:
+    """Two obstacle sets equal field by field: arrays in dtype, shape and bytes (object arrays by
+    element identity), the edge kernels by their plain-float rows, the kernels' base rows (built
+    with the set or on first use) through their accessors."""
+    import dataclasses
+
+    from skirmish.battlefield.paths.obstacles import _Obstacles
+
+    assert isinstance(a, _Obstacles) and isinstance(b, _Obstacles)
+    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
+        return False
+    for f in dataclasses.fields(_Obstacles):
+        if f.name in ("_py", "_arr"):
+            continue
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
+                return False
+            if x.dtype == object:
+                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
+                    return False
+            elif x.tobytes() != y.tobytes():
+                return False
+        elif f.name == "kern":
+            if x.py != y.py:
+                return False
+        elif x != y:
+            return False
+    return True

@@ -11,16 +11,16 @@ actions undone).
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np
+from helpers_engine import same_obstacles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skirmish.battlefield.measure import CONTACT, truncate_path
 from skirmish.battlefield.paths import Mover, check_straight_moves, move_toward
-from skirmish.battlefield.paths.obstacles import _Obstacles, _obstacles, _obstacles_numpy
+from skirmish.battlefield.paths.obstacles import _obstacles, _obstacles_numpy
 from skirmish.battlefield.reach import straight_moves
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
@@ -156,31 +156,6 @@ def test_r_m2_remembered_planner_in_real_games_with_earth_walls_and_undo() -> No
     assert walls > 0 and undone > 0 and asked > 500
 
 
-def _same_obstacles(a: _Obstacles, b: _Obstacles) -> bool:
-    """Every field equal: arrays in dtype, shape and bytes (object arrays by element identity);
-    the kernels' base rows (built with the set or on first use) through their accessors."""
-    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
-        return False
-    for f in dataclasses.fields(_Obstacles):
-        if f.name in ("_py", "_arr"):
-            continue
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
-            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
-                return False
-            if x.dtype == object:
-                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
-                    return False
-            elif x.tobytes() != y.tobytes():
-                return False
-        elif f.name == "kern":
-            if x.py != y.py:
-                return False
-        elif x != y:
-            return False
-    return True
-
-
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 6))
 def test_r_m3_plain_float_obstacles_equal_the_numpy_reference(seed: int, fly: bool, pieces: int) -> None:
@@ -205,7 +180,7 @@ def test_r_m3_plain_float_obstacles_equal_the_numpy_reference(seed: int, fly: bo
     args = (table, mover, xy, radii, enemy, start)
     fast = _obstacles(*args, flying=fly, ignore=ignore, target=target)
     ref = _obstacles_numpy(*args, flying=fly, ignore=ignore, target=target)
-    assert _same_obstacles(fast, ref)
+    assert same_obstacles(fast, ref)
 
 
 def _truncate_numpy(path: np.ndarray, length: float) -> np.ndarray:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers_engine import same_obstacles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,36 +205,6 @@ def test_the_compiled_point_test_is_legal_points(seed: int, k: int, fly: bool) -
         assert got.tolist() == _legal_points(t, obs, pts).tolist()
 
 
-def _fields_equal(a: object, b: object) -> bool:
-    """Every field of two obstacle sets equal: arrays in dtype, shape and bytes (object arrays by
-    element identity), the kernels' rows through their accessors."""
-    import dataclasses
-
-    from skirmish.battlefield.paths.obstacles import _Obstacles
-
-    assert isinstance(a, _Obstacles) and isinstance(b, _Obstacles)
-    if a.bases_py() != b.bases_py() or a.bases_arr().tobytes() != b.bases_arr().tobytes():
-        return False
-    for f in dataclasses.fields(_Obstacles):
-        if f.name in ("_py", "_arr"):
-            continue
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
-            if not isinstance(y, np.ndarray) or x.dtype != y.dtype or x.shape != y.shape:
-                return False
-            if x.dtype == object:
-                if any(p is not q for p, q in zip(x.tolist(), y.tolist(), strict=True)):
-                    return False
-            elif x.tobytes() != y.tobytes():
-                return False
-        elif f.name == "kern":
-            if x is not y:
-                return False
-        elif x != y:
-            return False
-    return True
-
-
 @pytest.mark.rule("R-M3")
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 5))
@@ -259,7 +230,7 @@ def test_an_obstacle_set_patched_after_a_move_is_the_fresh_set(seed: int, contac
         want = _obstacles(
             t, mover, xy, radii, enemy if contact else None, start, flying=fly, ignore=ignore, target=target
         )
-        assert _fields_equal(got, want)
+        assert same_obstacles(got, want)
         xy = xy.copy()
         for k in rng.choice(n, min(n, int(rng.integers(1, 5))), replace=False).tolist():
             roll = rng.random()
@@ -314,3 +285,32 @@ def test_the_listings_moves_are_moves(model: str, pts: list[tuple[float, float]]
     assert not hasattr(Move, "__post_init__")
     with pytest.raises(dataclasses.FrozenInstanceError):
         got.model = "other"  # type: ignore[misc]
+
+
+@pytest.mark.rule("R-C3")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_pieces_corners_kept_by_shape_are_its_corners(seed: int) -> None:
+    """The convex corners kept for the process by a piece's exact shape (`tangents._corners`, so
+    a new table holding the same pieces asks nothing again) are the corners worked out from the
+    table's own polygon, bit for bit."""
+    import shapely
+
+    from skirmish.battlefield.paths.tangents import _convex_vertices
+
+    rng = np.random.default_rng(seed)
+    t = random_table(rng, pieces=int(rng.integers(1, 6)))
+    for k, j in enumerate(t.impassable_index.tolist()):
+        rings = []
+        for part in shapely.get_parts(t.polygons[j]):
+            part = shapely.geometry.polygon.orient(part, 1.0)
+            for ring in [part.exterior, *part.interiors]:
+                c = np.asarray(ring.coords, dtype=float)[:-1]
+                e1 = c - np.roll(c, 1, axis=0)
+                e2 = np.roll(c, -1, axis=0) - c
+                rings.append(c[e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 1e-12])
+        want = np.concatenate(rings) if rings else np.empty((0, 2))
+        got = _convex_vertices(t, k)
+        assert got.shape == want.shape and got.tobytes() == want.tobytes()
+        again = type(t)(t.width, t.height, t.pieces)  # a new table of the same pieces
+        assert _convex_vertices(again, k).tobytes() == want.tobytes()

@@ -7,6 +7,7 @@ search; it depends only on the obstacles, so it sits beside `check` in the layer
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -38,18 +39,27 @@ def _convex_vertices(table: Table, k: int) -> np.ndarray:
     key = ("convex_vertices", k)
     hit = table.memo.get(key)
     if hit is None:
-        rings: list[np.ndarray] = []
-        for part in shapely.get_parts(table.polygons[table.impassable_index[k]]):
-            part = shapely.geometry.polygon.orient(part, 1.0)  # exterior ccw, holes cw: inside on the left
-            for ring in [part.exterior, *part.interiors]:
-                c = np.asarray(ring.coords, dtype=float)[:-1]
-                e1 = c - np.roll(c, 1, axis=0)
-                e2 = np.roll(c, -1, axis=0) - c
-                rings.append(c[e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 1e-12])
-        hit = np.concatenate(rings) if rings else np.empty((0, 2))
-        table.memo[key] = hit
+        hit = table.memo[key] = _corners(shapely.to_wkb(table.polygons[table.impassable_index[k]]))
     assert isinstance(hit, np.ndarray)
     return hit
+
+
+@functools.lru_cache(maxsize=256)
+def _corners(wkb: bytes) -> np.ndarray:
+    """`_convex_vertices` of the piece whose exact shape `wkb` is (read-only), kept for the
+    process: every game's table, and every table an Earth Wall makes, holds the same pieces
+    again, and the corners are a function of the shape alone."""
+    rings: list[np.ndarray] = []
+    for part in shapely.get_parts(shapely.from_wkb(wkb)):
+        part = shapely.geometry.polygon.orient(part, 1.0)  # exterior ccw, holes cw: inside on the left
+        for ring in [part.exterior, *part.interiors]:
+            c = np.asarray(ring.coords, dtype=float)[:-1]
+            e1 = c - np.roll(c, 1, axis=0)
+            e2 = np.roll(c, -1, axis=0) - c
+            rings.append(c[e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0] > 1e-12])
+    out = np.concatenate(rings) if rings else np.empty((0, 2))
+    out.flags.writeable = False
+    return out
 
 
 def _discs(

@@ -358,25 +358,31 @@ def legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray |
     p = np.ascontiguousarray(pts, dtype=float).reshape(-1, 2)
     box, e0, e1 = pieces(table, obs)[:3]
     lo = obs.radius - 1e-9
+    return _guarded(
+        jlazy.legal_points,
+        p,
+        lo,
+        table.width - lo,
+        table.height - lo,
+        obs.bases_arr(),
+        obs.kern.rows,
+        box,
+        e0,
+        e1,
+        obs.tlim + BOX_SLACK,
+        obs.tlim2,
+        len(p) * (len(obs.centres) + len(obs.polys)) <= BLOCKED_SMALL,
+    )
+
+
+def _guarded(fast: Callable[..., np.ndarray], *args: Any) -> np.ndarray | None:
+    """`fast(*args)`, or None should the compiled code fail (a broken cache, say): the reference
+    from then on (`run` does the same for the searches)."""
     try:
-        ok: np.ndarray = jlazy.legal_points(
-            p,
-            lo,
-            table.width - lo,
-            table.height - lo,
-            obs.bases_arr(),
-            obs.kern.rows,
-            box,
-            e0,
-            e1,
-            obs.tlim + BOX_SLACK,
-            obs.tlim2,
-            len(p) * (len(obs.centres) + len(obs.polys)) <= BLOCKED_SMALL,
-        )
-    except Exception:  # a broken cache: the reference from then on
+        return fast(*args)
+    except Exception:
         _LOADED[:] = [None]
         return None
-    return ok
 
 
 def straight_moves(
@@ -394,27 +400,26 @@ def straight_moves(
     obs = mover.obstacles(s[0], contact=False)
     box, e0, e1 = pieces(table, obs)[:3]
     lo = obs.radius - 1e-9
-    try:
-        ok: np.ndarray = jlazy.straight_moves(
-            s,
-            np.ascontiguousarray(e),
-            obs.bases_arr(),
-            obs.clearance,
-            mover.enemies[obs.model],
-            CONTACT,
-            obs.kern.rows,
-            box,
-            e0,
-            e1,
-            obs.tlim + BOX_SLACK,
-            obs.tlim2,
-            lo,
-            table.width - lo,
-            table.height - lo,
-            max_length + LENGTH_TOL,
-        )
-    except Exception:  # a broken cache: the reference from then on
-        _LOADED[:] = [None]
+    ok = _guarded(
+        jlazy.straight_moves,
+        s,
+        np.ascontiguousarray(e),
+        obs.bases_arr(),
+        obs.clearance,
+        mover.enemies[obs.model],
+        CONTACT,
+        obs.kern.rows,
+        box,
+        e0,
+        e1,
+        obs.tlim + BOX_SLACK,
+        obs.tlim2,
+        lo,
+        table.width - lo,
+        table.height - lo,
+        max_length + LENGTH_TOL,
+    )
+    if ok is None:  # the compiled code failed: the reference from then on
         return None
     return ok & landing(table, e, obs.radius) if mover.flying else ok
 
