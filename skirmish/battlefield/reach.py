@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, check_straight_moves, jit
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 
@@ -95,9 +96,7 @@ def straight_moves(mover: Mover, starts: np.ndarray, ends: np.ndarray, *, max_le
         answer = np.asarray(check_straight_moves(mover, s, e, max_length=max_length), dtype=bool)
     sl = s.tolist() * len(e) if len(s) == 1 else s.tolist()
     segs = tuple((x0, y0, x1, y1) for (x0, y0), (x1, y1) in zip(sl, e.tolist(), strict=True))
-    if key not in memo and len(memo) >= STRAIGHT_MEMO:
-        memo.pop(next(iter(memo)))
-    memo[key] = _Straight(xy.copy(), segs, answer.copy())
+    remember(memo, key, _Straight(xy.copy(), segs, answer.copy()), STRAIGHT_MEMO)
     return answer
 
 

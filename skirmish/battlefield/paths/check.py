@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths.kernel import _blocked, _seg_clear, _seg_hits, _violations
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.table import Table
@@ -89,9 +90,7 @@ def landing(table: Table, pts: np.ndarray, radius: float) -> np.ndarray:
     hit = memo.get(key)
     if hit is None:
         hit = np.asarray(table.clear_of_impassable(p, radius), dtype=bool)
-        if len(memo) >= LANDING_MEMO:
-            memo.pop(next(iter(memo)))
-        memo[key] = hit
+        remember(memo, key, hit, LANDING_MEMO)
     return hit.copy()
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.table import EdgeKernel, Table
 
 BOX_SLACK = 1e-9
@@ -378,16 +379,16 @@ class Mover:
         )
         where = self.xy.tobytes()
         memo = self.table.obstacle_memo
-        kept = memo.get(key)
-        if isinstance(kept, dict):
+        found = memo.get(key)
+        kept: dict[bytes, _Obstacles]
+        if isinstance(found, dict):
+            kept = found
             hit = kept.get(where)
             if isinstance(hit, _Obstacles):
                 return hit
         else:
             kept = {}
-            if len(memo) >= OBSTACLE_MEMO:
-                memo.pop(next(iter(memo)))
-            memo[key] = kept
+            remember(memo, key, kept, OBSTACLE_MEMO)
         made: _Obstacles | None = None
         if kept:
             # Another model moved since this mover last asked from here: patch the newest set.
@@ -405,10 +406,7 @@ class Mover:
                 ignore=self.ignore,
                 target=target,
             )
-        if len(kept) >= PLACES_KEPT:
-            kept.pop(next(iter(kept)))
-        kept[where] = made
-        return made
+        return remember(kept, where, made, PLACES_KEPT)
 
     def replace(self, **changes: Any) -> Mover:
         """The same mover with some fields changed (e.g. another `ignore` for a retreat)."""

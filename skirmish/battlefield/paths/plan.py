@@ -15,6 +15,7 @@ import numpy as np
 
 from skirmish.battlefield import portable
 from skirmish.battlefield.measure import path_length, truncate_path
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
 from skirmish.battlefield.paths.kernel import near_segment
@@ -102,9 +103,7 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     if isinstance(rec, _TowardRecord) and rec.xy.shape == xy.shape and _still_true(rec, xy, radii, index, gl):
         return None if rec.path is None else rec.path.copy()
     path, made = _move_toward_now(mover, gl, budget)
-    if key not in memo and len(memo) >= TOWARD_MEMO:
-        memo.pop(next(iter(memo)))
-    memo[key] = made
+    remember(memo, key, made, TOWARD_MEMO)
     return path
 
 
@@ -230,9 +229,7 @@ def charge_path(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
         hit = memo[key]
         return None if hit is None else (hit[0].copy(), hit[1])
     found = _charge_path_now(mover, target)
-    if len(memo) >= PATH_MEMO:
-        memo.pop(next(iter(memo)))
-    memo[key] = found
+    remember(memo, key, found, PATH_MEMO)
     return None if found is None else (found[0].copy(), found[1])
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skirmish.battlefield import portable
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_point_py, _legal_points
 from skirmish.battlefield.paths.kernel import (
@@ -415,9 +416,7 @@ def _search_record(
     probes: list[tuple[float, float, float, float]] = []
     included: set[int] = set()
     path = _search_now(table, obs, start, centre, goal_r, probes, included)
-    if key not in memo and len(memo) >= SEARCH_MEMO:
-        memo.pop(next(iter(memo)))
-    made = memo[key] = _SearchRecord(
+    made = _SearchRecord(
         obs.cx,
         obs.cy,
         obs.clearance,
@@ -426,6 +425,7 @@ def _search_record(
         probes,
         None if path is None else path.copy(),
     )
+    remember(memo, key, made, SEARCH_MEMO)
     return path, made
 
 

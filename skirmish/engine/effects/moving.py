@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, PathProblem, check_path
 from skirmish.engine.core.errors import IllegalAction
 from skirmish.engine.core.state import ModelState
@@ -122,9 +123,7 @@ def path_problem(
     if hit is not None and hit[0] is mover.table:
         return hit[1]
     problem = check_path(mover, pts, max_length=max_length, contact_target=contact_target)
-    if key not in memo and len(memo) >= PATH_CHECKS:
-        memo.pop(next(iter(memo)))
-    memo[key] = (mover.table, problem)
+    remember(memo, key, (mover.table, problem), PATH_CHECKS)
     return problem
 
 
@@ -183,9 +182,7 @@ def goals_among(game: Ctx, m: ModelState, foes: np.ndarray) -> list[np.ndarray]:
         goals.append(covers[int(np.argmin(np.hypot(d[:, 0], d[:, 1])))])
     for g in goals:
         g.flags.writeable = False
-    if len(memo) >= GOALS_MEMO:
-        memo.pop(next(iter(memo)))
-    memo[key] = (game.table, tuple(goals))
+    remember(memo, key, (game.table, tuple(goals)), GOALS_MEMO)
     return goals
 
 

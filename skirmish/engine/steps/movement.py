@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, move_toward
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.reach import straight_moves
@@ -268,9 +269,7 @@ def _listing(
                     seen.add(end)
                     to = ends[i]
                     paths.append((origin, (to[0], to[1])))
-        if len(memo) >= LISTING_MEMO:
-            memo.pop(next(iter(memo)))
-        found = memo[key] = tuple(paths)
+        found = remember(memo, key, tuple(paths), LISTING_MEMO)
     return [_move(model_id, p) for p in found]
 
 
@@ -292,9 +291,12 @@ def _straight_listing(
     memo: dict[tuple[object, ...], _Lines] = game.memo.setdefault("straight_listing", {})
     found = memo.get(key)
     if found is None:
-        if len(memo) >= LISTING_MEMO:
-            memo.pop(next(iter(memo)))
-        found = memo[key] = tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends)
+        found = remember(
+            memo,
+            key,
+            tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends),
+            LISTING_MEMO,
+        )
     return found
 
 
