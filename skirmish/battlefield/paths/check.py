@@ -126,37 +126,17 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
     if p.ndim != 2 or p.shape[1] != 2 or not 2 <= len(p) <= SHORT_PATH:
         return False
     pts: list[list[float]] = p.tolist()
-    isfinite = math.isfinite
-    for x, y in pts:
-        if not (isfinite(x) and isfinite(y)):
-            return False
-    if len(pts) <= 8:  # `path_length`'s own loop (numpy's sum adds fewer than 8 in order)
-        total = 0.0
-        x0, y0 = pts[0]
-        for x1, y1 in pts[1:]:
-            dx = x1 - x0
-            dy = y1 - y0
-            total += math.sqrt(dx * dx + dy * dy)
-            x0, y0 = x1, y1
-    else:
-        total = path_length(p)
-    if total > max_length + LENGTH_TOL:
+    if not _finite(pts) or path_length(p) > max_length + LENGTH_TOL:
         return False
     table = mover.table
     r = mover.radius
-    lo = r - 1e-9
-    hx = table.width - lo
-    hy = table.height - lo
-    for x, y in pts:
-        if x < lo or x > hx or y < lo or y > hy:
-            return False
-    if mover.flying and not table.clear_of_impassable(p[-1:], r)[0]:
+    if _leaves(table, pts, r) or (mover.flying and not landing(table, p[-1:], r)[0]):
         return False
     n = len(mover.xy)
     if contact_target is not None and not 0 <= contact_target < n:
         return False
     obs = mover.obstacles(p[0], target=contact_target)
-    bases, pieces = obs.bases_py(), list(obs.kern.py)
+    bases, pieces = obs.bases_py(), obs.kern.py
     tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
     x0, y0 = pts[0]
     for x1, y1 in pts[1:]:
@@ -192,7 +172,7 @@ def _check_path_reference(
     p = np.asarray(path, dtype=float).reshape(-1, 2)
     if len(p) == 0:
         return PathProblem("R-M2", "the path is empty")
-    short = len(p) <= SHORT_PATH
+    short = len(p) <= SCREENED_PATH
     pts = p.tolist() if short else None
     if not (_finite(pts) if pts is not None else np.isfinite(p).all()):
         return PathProblem("R-M2", "the path has a non-finite point")
@@ -239,10 +219,10 @@ def _check_path_reference(
     return None
 
 
-SHORT_PATH = 8
+SCREENED_PATH = 8
 """Paths of at most this many points (every listed move but a long arc) are screened for finite
-points and the table's edge in plain floats (`_finite`, `_leaves`): the same comparisons as
-numpy's, without an array per test."""
+points and the table's edge in plain floats (`_finite`, `_leaves`) by the reference: the same
+comparisons as numpy's, without an array per test."""
 
 
 def _finite(pts: list[list[float]]) -> bool:
