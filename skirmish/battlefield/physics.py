@@ -164,10 +164,12 @@ def max_free_distance(
     ux, uy = float(unit[0]), float(unit[1])
     edges = near_pieces(table, sx, sy, length + r) if len(obs.edges) else []
     bases = list(zip(obs.cx.tolist(), obs.cy.tolist(), obs.clearance.tolist(), strict=True))
-    best = sides_stop(table, r, start, unit, length, first_stop(edges, bases, sx, sy, ux, uy, r, length))
+    best = sides_stop(
+        table, r, (sx, sy), (ux, uy), length, first_stop(edges, bases, sx, sy, ux, uy, r, length)
+    )
     lo_edge = r - 1e-9
     hx, hy = table.width - lo_edge, table.height - lo_edge
-    near, pieces, tl, tl2 = obs.bases_py(), list(obs.kern.py), obs.tlim + BOX_SLACK, obs.tlim2
+    near, pieces, tl, tl2 = obs.bases_py(), obs.kern.py, obs.tlim + BOX_SLACK, obs.tlim2
 
     def ok(d: float) -> bool:
         # `_off_table` and `not _violations(...).any()` for one segment, in plain floats (the
@@ -181,10 +183,17 @@ def max_free_distance(
 
 
 def sides_stop(
-    table: Table, r: float, start: np.ndarray, unit: np.ndarray, length: float, best: float
+    table: Table,
+    r: float,
+    start: tuple[float, float] | np.ndarray,
+    unit: tuple[float, float] | np.ndarray,
+    length: float,
+    best: float,
 ) -> float:
     """`best` (the first stop at a base or an impassable edge) lowered to where the centre would
-    come within r of a table side, then backed off 1e-7 if anything stops the slide short."""
+    come within r of a table side, then backed off 1e-7 if anything stops the slide short. The
+    slide's own caller passes plain floats, so the stop and every check of the bisection after it
+    stay plain floats (numpy scalars give the same numbers, far slower each)."""
     for k, hi in ((0, table.width), (1, table.height)):
         if unit[k] > 1e-12:
             best = min(best, max(0.0, (hi - r - start[k]) / unit[k]))

@@ -284,12 +284,10 @@ def _blocked(
     if m * (nb + npc) > BLOCKED_SMALL:
         bad_b, bad_t = _violations(obs, p0, p1, base_sel, piece_sel, ends_outside)
         return np.asarray(bad_b.any(axis=1) | bad_t.any(axis=1))
-    bsel = range(nb) if base_sel is None else base_sel.tolist()
-    psel = range(npc) if piece_sel is None else piece_sel.tolist()
     out = np.zeros(m, dtype=bool)
     bases, pieces = obs.bases_py(), obs.kern.py
-    sel_b = bases if base_sel is None else [bases[j] for j in bsel]
-    sel_p = pieces if piece_sel is None else [pieces[k] for k in psel]
+    sel_b = bases if base_sel is None else [bases[j] for j in base_sel.tolist()]
+    sel_p = pieces if piece_sel is None else [pieces[k] for k in piece_sel.tolist()]
     tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
     if p0 is p1:
         for i, (x, y) in enumerate(p0.tolist()):

@@ -249,16 +249,20 @@ def charge_floor(mover: Mover, target: int) -> float:
     xy = mover.xy
     sx, sy = xy[mover.index].tolist()
     gx, gy = xy[target].tolist()
-    goal_r = float(mover.radii[mover.index] + mover.radii[target]) + APPROACH
-    return math.hypot(sx - gx, sy - gy) - goal_r - FLOOR_SLACK
+    return math.hypot(sx - gx, sy - gy) - _charge_goal_r(mover, target) - FLOOR_SLACK
+
+
+def _charge_goal_r(mover: Mover, target: int) -> float:
+    """The radius of the disc a charge path ends on (base contact, APPROACH inside CONTACT): one
+    formula for the search and for the floor, which is sound only while the two agree."""
+    return float(mover.radii[mover.index] + mover.radii[target]) + APPROACH
 
 
 def _charge_path_now(mover: Mover, target: int) -> tuple[np.ndarray, float] | None:
-    table, xy, radii = mover.table, mover.xy, mover.radii
+    table, xy = mover.table, mover.xy
     start = xy[mover.index].copy()
     obs = mover.obstacles(start, target=target)
-    goal_r = float(radii[mover.index] + radii[target]) + APPROACH
-    path = _search(table, obs, start, xy[target], goal_r)
+    path = _search(table, obs, start, xy[target], _charge_goal_r(mover, target))
     if path is None or not _lands(table, obs, path[-1:])[0]:
         return None
     return path, path_length(path)
