@@ -109,16 +109,11 @@ def _deploy(game: Ctx) -> np.ndarray:
     """The placement `auto_deploy` keeps: everything read here beyond the table must be in its key."""
     s = game.state
     xy = s.xy.copy()
-    blocked = impassable_area(game)
     placed: list[int] = []
-    grids: dict[tuple[int, float], np.ndarray] = {}
     for p in range(len(s.players)):
-        zone = zone_of(game, p)
         for m in game.player_models(p):
             r = float(s.radii[m.index])
-            pts = grids.get((p, r))
-            if pts is None:
-                pts = grids[(p, r)] = _grid(zone, blocked, r)
+            pts = _zone_grid(game, p, r)
             if len(pts) == 0:
                 raise ValueError(f"deployment zone of {s.players[p].name} has no room for {m.id}")
             k = _first_clear(pts, xy, s.radii, r, placed)
