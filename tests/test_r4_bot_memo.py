@@ -16,6 +16,7 @@ from skirmish.bots.zones import holders
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine import queries
 from skirmish.engine.game import Game
+from skirmish.rules.odds import cached_melee_odds
 
 
 def _start(scenario: str, seed: int) -> tuple[Game, list[HeuristicBot]]:
@@ -68,7 +69,7 @@ def test_r_c4_melee_matchup_odds_kept_are_the_fresh_odds(scenario: str) -> None:
                         continue
                     for charging in (False, True):
                         kept = queries.matchup(game, me, foe, charging=charging)
-                        queries._melee_odds.cache_clear()
+                        cached_melee_odds.cache_clear()
                         fresh = queries.matchup(game, me, foe, charging=charging)
                         assert kept == fresh
                         checked += 1

@@ -10,7 +10,6 @@ button the engine would accept, or a bot that misjudges a shot the UI shows righ
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -44,7 +43,7 @@ from skirmish.engine.steps import shooting as _shooting
 from skirmish.engine.steps.end_phase import DISTRACTION_MOVE
 from skirmish.engine.steps.melee import melee_score
 from skirmish.rules.modifiers import Modifier, Score
-from skirmish.rules.odds import MeleeOdds, ShotOdds, cached_shot_odds, melee_odds
+from skirmish.rules.odds import MeleeOdds, ShotOdds, cached_melee_odds, cached_shot_odds
 
 __all__ = [
     "WEAK_TO",
@@ -222,7 +221,7 @@ def matchup(
     mw, tw = melee_weapon(me, game.armoury(me)), melee_weapon(foe, game.armoury(foe))
     ma, ms = saves_of(game, me)
     ta, ts = saves_of(game, foe)
-    modds = _melee_odds(
+    modds = cached_melee_odds(
         mine.base_total,
         theirs.base_total,
         attacker_armour=ma,
@@ -258,11 +257,6 @@ def _shot_matchup(
         foe.hp,
     )
     return ShotMatchup(me.id, foe.id, spec.name, attack, dodge, armour, shield, foe.taking_cover, odds)
-
-
-_melee_odds = functools.lru_cache(maxsize=65536)(melee_odds)
-"""`melee_odds` kept for its exact arguments (a pure function of them; the odds are immutable):
-the bots ask the same exchanges again and again."""
 
 
 def position_of(game: Game, model: str | ModelState) -> tuple[float, float]:

@@ -222,3 +222,8 @@ def melee_odds(
         defender_ko=defender_wounded if attacker_damage >= defender_hp else 0.0,
         attacker_ko=attacker_wounded if defender_damage >= attacker_hp else 0.0,
     )
+
+
+cached_melee_odds = functools.lru_cache(maxsize=65536)(melee_odds)
+"""`melee_odds` memoised, for callers that ask the same exchanges again and again (bots, UI hover):
+a pure function of its arguments, and the odds are immutable."""
