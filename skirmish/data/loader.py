@@ -153,6 +153,15 @@ def parse_json(text: str, name: str, max_nesting: int = MAX_JSON_NESTING) -> Any
     default) and a key given twice (Python keeps the last one silently) are refused, naming the key.
     """
     check_json_text(text, name, max_nesting=max_nesting)
+    return loads_strict(text, name)
+
+
+def loads_strict(
+    text: str, name: str, *, invalid: str = "is not valid JSON", nested: str = "is nested too deeply"
+) -> Any:
+    """`json.loads` as strictly as the TOML files are read (a leading BOM dropped; NaN, Infinity and
+    duplicate keys refused, naming the key), every failure a `DataError` naming the file: the one
+    reader of saves and replays, which word `invalid` and `nested` for what they expect."""
     try:
         return json.loads(
             text.removeprefix("\ufeff"), object_pairs_hook=no_duplicate_keys, parse_constant=no_json_constant
@@ -161,12 +170,12 @@ def parse_json(text: str, name: str, max_nesting: int = MAX_JSON_NESTING) -> Any
         raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
         raise DataError(
-            [Problem(name, "", f"is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+            [Problem(name, "", f"{invalid}: {exc.msg} at line {exc.lineno} column {exc.colno}")]
         ) from None
-    except ValueError:
+    except ValueError:  # an integer literal of thousands of digits (Python's int() limit)
         raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
-        raise DataError([Problem(name, "", "is nested too deeply")]) from None
+        raise DataError([Problem(name, "", nested)]) from None
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:

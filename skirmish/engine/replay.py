@@ -26,13 +26,10 @@ from skirmish.data.base import Strict
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.limits import MAX_REPLAY_ACTIONS
 from skirmish.data.loader import (
-    TOO_LONG_NUMBER,
-    RefusedJSON,
     check_scenario_geometry,
     check_troupe_references,
     game_size_problems,
-    no_duplicate_keys,
-    no_json_constant,
+    loads_strict,
     validation_problems,
 )
 from skirmish.data.options import RuleOptions
@@ -303,27 +300,12 @@ def load_replay(path: str | Path) -> Replay:
 
 def load_replay_text(text: str, name: str) -> Replay:
     """A replay from its JSON text (already read, e.g. from a pipe); `DataError` naming the field."""
-    try:
-        data = json.loads(
-            text.removeprefix("\ufeff"), object_pairs_hook=no_duplicate_keys, parse_constant=no_json_constant
-        )
-    except RefusedJSON as exc:
-        raise DataError([Problem(name, exc.field, exc.why)]) from None
-    except json.JSONDecodeError as exc:
-        raise DataError(
-            [
-                Problem(
-                    name,
-                    "",
-                    f"is not valid JSON (truncated or damaged?): {exc.msg} at line "
-                    f"{exc.lineno} column {exc.colno}",
-                )
-            ]
-        ) from None
-    except ValueError:  # an integer literal of thousands of digits (Python's int() limit)
-        raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
-    except RecursionError:
-        raise DataError([Problem(name, "", "is nested too deeply to be a replay")]) from None
+    data = loads_strict(
+        text,
+        name,
+        invalid="is not valid JSON (truncated or damaged?)",
+        nested="is nested too deeply to be a replay",
+    )
     return parse_replay(data, name)
 
 
