@@ -194,9 +194,7 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
             problems.append(Problem(name, f"{where}.special.{key}", "not a Pursuit key a chapter may set"))
         try:
             scenario = chapter_scenario(camp, i, base)
-            chapter_troupes = list(troupes)
-            if ch.heroes is not None:
-                chapter_troupes[hero_side(scenario)] = find_troupe(ch.heroes)
+            chapter_troupes = with_chapter_heroes(scenario, troupes, ch)
             parse_config(scenario, chapter_troupes)
         except DataError as exc:
             problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
@@ -214,12 +212,17 @@ def reward_problems(rewards: list[Reward], heroes: list[Troupe], name: str, wher
     `with_rewards` applies a reward only to a hero it finds, so without this check a misspelt hero or
     ability in a campaign file or an edited save would be carried silently and never given."""
     problems: list[Problem] = []
+    # Each armoury built once (a merged armoury per troupe), not once per reward.
+    abilities = (
+        [troupe_armoury(t).ability_by_name() for t in heroes]
+        if any(r.ability is not None for r in rewards)
+        else []
+    )
     for j, r in enumerate(rewards):
         if not any(e.profile.name == r.hero for t in heroes for e in t.models):
             which = " or ".join(f"`{t.name}`" for t in heroes)
             problems.append(Problem(name, f"{where}rewards[{j}].hero", f"{which} has no hero `{r.hero}`"))
-        known = (r.ability in troupe_armoury(t).ability_by_name() for t in heroes)
-        if r.ability is not None and not any(known):
+        if r.ability is not None and not any(r.ability in known for known in abilities):
             problems.append(
                 Problem(name, f"{where}rewards[{j}].ability", f"no ability `{r.ability}` in the armoury")
             )
@@ -311,10 +314,15 @@ def box_troupes(camp: Campaign, index: int) -> tuple[Scenario, list[Troupe]]:
     """Box `index`'s scenario and troupes as the campaign file gives them, before any reward."""
     scenario = chapter_scenario(camp, index)
     troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
-    ch = camp.chapters[index]
+    return scenario, with_chapter_heroes(scenario, troupes, camp.chapters[index])
+
+
+def with_chapter_heroes(scenario: Scenario, troupes: list[Troupe], ch: Chapter) -> list[Troupe]:
+    """`troupes` (a new list) with the chapter's own hero troupe, if it names one, on the heroes' side."""
+    out = list(troupes)
     if ch.heroes is not None:
-        troupes[hero_side(scenario)] = find_troupe(ch.heroes)
-    return scenario, troupes
+        out[hero_side(scenario)] = find_troupe(ch.heroes)
+    return out
 
 
 def rewards_before(camp: Campaign, index: int) -> list[Reward]:
