@@ -85,16 +85,10 @@ class _Obstacles:
         return self._py
 
     def bases_arr(self) -> np.ndarray:
-        """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`):
-        the same element-wise sums in numpy (the same floats), without the tuples."""
+        """`bases_py` as a (b, 7) array, the rows the compiled path finder takes (`paths.jit`): the
+        rows themselves (the same floats; `_obstacles` and `_moved` make them in their own loop)."""
         if self._arr is None:
-            if self._py is not None:  # the rows themselves (the same floats), cheaper than a stack
-                self._arr = np.array(self._py, dtype=float).reshape(-1, 7)
-            else:
-                w = self.lim + BOX_SLACK
-                cx, cy = self.cx, self.cy
-                cols = [cx, cy, self.lim2, cx - w, cx + w, cy - w, cy + w]
-                self._arr = np.stack(cols, axis=-1).reshape(-1, 7)
+            self._arr = np.array(self.bases_py(), dtype=float).reshape(-1, 7)
         return self._arr
 
 
