@@ -26,6 +26,7 @@ def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
 
 def _check_file(path: str, points_limit: int) -> list[Problem]:
     from skirmish.data.loader import (
+        check_size,
         detect_kind,
         load_scenario_data,
         load_troupe_data,
@@ -37,11 +38,7 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
     text = read_text(Path(path), MAX_REPLAY_BYTES, what="replays and data files")
     if text.lstrip().startswith("{") or _json_not_object(text):
         return _check_json(text, path)
-    from skirmish.data.loader import MAX_FILE_BYTES
-
-    size = len(text.encode("utf-8"))
-    if size > MAX_FILE_BYTES:
-        return [Problem(path, "", f"is {size:,} bytes; data files are at most {MAX_FILE_BYTES:,} bytes")]
+    check_size(text, path)
     data = parse_toml(text, path)
     if "chapters" in data and "models" not in data:
         return _check_campaign(path)
@@ -85,7 +82,7 @@ def _check_json(text: str, path: str) -> list[Problem]:
     except (ValueError, RecursionError):  # the replay reader below says what is wrong
         data = None
     if isinstance(data, dict) and data.get("format") == "skirmish-campaign":
-        return _check_save(path)
+        return _check_save(text, path)
     if isinstance(data, dict) and data.get("format") not in (FORMAT, None):
         return [
             Problem(
@@ -98,18 +95,18 @@ def _check_json(text: str, path: str) -> list[Problem]:
     return verify_problems(load_replay_text(text, path))
 
 
-def _check_save(path: str) -> list[Problem]:
-    """A campaign save, read as `skirmish campaign --file` reads it: strictly, then against the
-    campaign it names (its chapter and the heroes and abilities of its rewards)."""
-    from skirmish.data.loader import parse_json, read_text, validate_model
-    from skirmish.engine.campaign import CampaignSave, load_campaign, load_save
+def _check_save(text: str, path: str) -> list[Problem]:
+    """A campaign save (its text, read once), checked as `skirmish campaign --file` checks it:
+    strictly, then against the campaign it names (its chapter and the heroes and abilities of its
+    rewards, against the heroes' troupes that loading the campaign built)."""
+    from skirmish.engine.campaign import check_save, load_campaign_heroes, parse_save
 
-    save = validate_model(CampaignSave, parse_json(read_text(Path(path)), path), path)
+    save = parse_save(text, path)
     try:
-        camp = load_campaign(save.campaign)
+        camp, heroes = load_campaign_heroes(save.campaign)
     except DataError as exc:
         return [Problem(path, "campaign", f"`{save.campaign}`: {p.message}") for p in exc.problems]
-    load_save(path, camp)
+    check_save(save, camp, path, heroes)
     return []
 
 

@@ -100,6 +100,16 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files")
         raise refuse(f"is not UTF-8 text (byte {exc.start})") from None
 
 
+def check_size(text: str, name: str, limit: int = MAX_FILE_BYTES, what: str = "data files") -> None:
+    """`read_text`'s size limit, with its words, for a text already read under a larger one (`validate`
+    reads every file under the replays' limit before it knows what the file is)."""
+    if len(text) * 4 <= limit:  # UTF-8 takes at most four bytes a character
+        return
+    size = len(text.encode("utf-8"))
+    if size > limit:
+        raise DataError([Problem(name, "", f"is {size:,} bytes; {what} are at most {limit:,} bytes")])
+
+
 def parse_toml(text: str, name: str) -> dict[str, Any]:
     """The TOML text as a dict, or `DataError`: too many keys, too deep, or not valid TOML.
 
