@@ -160,22 +160,17 @@ def _read_save(path: Path, camp: Campaign, heroes: list[Troupe]) -> CampaignSave
     """The `--file` save, read once (a fresh one if there is none): a file that holds something
     else (a replay, a troupe) is one line naming its format; a save, strictly read, is checked
     against `camp` and its heroes' troupes."""
-    import json
-
     from skirmish.data.errors import DataError, Problem
-    from skirmish.data.loader import read_text
+    from skirmish.data.loader import read_text, sniff_json
     from skirmish.engine import campaign as cp
 
     if not path.exists():
         return cp.new_save(camp)
     name = str(path)
     text = read_text(path)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        data = None  # parse_save says what is wrong with the JSON itself
-    if isinstance(data, dict) and data.get("format") != cp.SAVE_FORMAT:
-        found = data.get("format")
+    sniffed = sniff_json(text)  # parse_save says what is wrong with JSON that is no object
+    if sniffed.obj is not None and sniffed.format != cp.SAVE_FORMAT:
+        found = sniffed.format
         extra = f", not {found!r}" if isinstance(found, str) else ""
         raise DataError(
             [Problem(name, "format", f"is not a campaign save (format should be {cp.SAVE_FORMAT!r}{extra})")]

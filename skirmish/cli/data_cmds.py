@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skirmish.cli.errors import UsageProblem, fail
 from skirmish.data.errors import DataError, Problem
+
+if TYPE_CHECKING:
+    from skirmish.data.loader import Sniffed
 
 
 def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
@@ -32,12 +35,16 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
         load_troupe_data,
         parse_toml,
         read_text,
+        sniff_json,
     )
     from skirmish.engine.replay import MAX_REPLAY_BYTES
 
     text = read_text(Path(path), MAX_REPLAY_BYTES, what="replays and data files")
-    if text.lstrip().startswith("{") or _json_not_object(text):
-        return _check_json(text, path)
+    sniffed = sniff_json(text)
+    # JSON other than an object (`[]`, `3`) is a damaged replay, to be named as one, not as TOML
+    # that does not parse; so is text that opens like an object but does not parse.
+    if sniffed.is_json or text.lstrip().startswith("{"):
+        return _check_json(text, sniffed, path)
     check_size(text, path)
     data = parse_toml(text, path)
     if "chapters" in data and "models" not in data:
@@ -62,36 +69,21 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
     ]
 
 
-def _json_not_object(text: str) -> bool:
-    """Whether the text is JSON other than an object (`[]`, `3`): a damaged replay, to be named as
-    one, not as TOML that does not parse. No TOML file parses as JSON (and one fails at its first
-    key or table header, so trying costs nothing)."""
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
-def _check_json(text: str, path: str) -> list[Problem]:
+def _check_json(text: str, sniffed: Sniffed, path: str) -> list[Problem]:
     """A replay, re-simulated; a campaign save, checked field by field."""
     from skirmish.engine.replay import FORMAT, load_replay_text, verify_problems
 
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # the replay reader below says what is wrong
-        data = None
-    if isinstance(data, dict) and data.get("format") == "skirmish-campaign":
+    if sniffed.format == "skirmish-campaign":
         return _check_save(text, path)
-    if isinstance(data, dict) and data.get("format") not in (FORMAT, None):
+    if sniffed.obj is not None and sniffed.format not in (FORMAT, None):
         return [
             Problem(
                 path,
                 "format",
-                f"{data.get('format')!r} is not a format this command checks "
-                f"({FORMAT!r} or 'skirmish-campaign')",
+                f"{sniffed.format!r} is not a format this command checks ({FORMAT!r} or 'skirmish-campaign')",
             )
         ]
+    # The replay reader says what is wrong with JSON that is no object or does not parse.
     return verify_problems(load_replay_text(text, path))
 
 

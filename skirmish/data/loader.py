@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import shapely
 from pydantic import BaseModel, ValidationError
@@ -186,6 +186,30 @@ def loads_strict(
         raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
         raise DataError([Problem(name, "", nested)]) from None
+
+
+class Sniffed(NamedTuple):
+    """What a text is at a glance (`sniff_json`): JSON or not, and the object it holds if it is one."""
+
+    is_json: bool
+    obj: dict[str, Any] | None
+
+    @property
+    def format(self) -> object:
+        """The object's `format` (a replay's, a save's), or None."""
+        return None if self.obj is None else self.obj.get("format")
+
+
+def sniff_json(text: str) -> Sniffed:
+    """Whether `text` is JSON, and the object it holds if it is a JSON object: read leniently (a key
+    given twice, NaN), only to tell which kind of file it is; the reader of that kind then reads it
+    strictly (`parse_json`) and says what is wrong. No TOML file parses as JSON, and one fails at its
+    first key or table header, so sniffing a TOML file costs nothing."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return Sniffed(False, None)
+    return Sniffed(True, value if isinstance(value, dict) else None)
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
