@@ -152,17 +152,13 @@ def validate(files: list[str], points_limit: int = 0, json_out: bool = False) ->
     for f in files:
         found = _validate_one(f, points_limit)
         problems.extend(found)
-        verdicts.append({"file": f, "ok": not found, "problems": [_problem_json(p) for p in found]})
+        verdicts.append({"file": f, "ok": not found, "problems": [p.to_json() for p in found]})
         if not found and not json_out:
             print(f"{f}: ok")
     if json_out:
         print(json.dumps({"ok": not problems, "files": verdicts}, indent=2, ensure_ascii=False))
     if problems:
         raise DataError(problems)
-
-
-def _problem_json(p: Problem) -> dict[str, str]:
-    return {"file": p.file, "field": p.field, "message": p.message}
 
 
 def list_items(kind: str) -> list[dict[str, str]]:
@@ -175,17 +171,24 @@ def list_items(kind: str) -> list[dict[str, str]]:
     The name is the file's name without `.toml`, never the `name` inside it: `resolve` finds a file
     by its file name, so a user's `mine.toml` holding `name = "other"` is listed as `mine`, which
     `--troupe mine` takes (`other` would be refused). A user file whose name has white space is
-    skipped, said on stderr: the list is one name a line, first, with no spaces (cli.md).
+    skipped, said on stderr: the list is one name a line, first, with no spaces (cli.md). So is a
+    user file with a shipped file's name, which the shipped file always wins (`catalogue.shadowed`).
     """
     import sys
 
-    from skirmish.data.catalogue import searched, shipped, user_files
+    from skirmish.data.catalogue import searched, shadowed, shipped, user_files
     from skirmish.data.loader import load_toml_file
 
     sources = [("shipped", p) for p in shipped(kind)] + [("user", p) for p in user_files(kind)]
     if not sources:
         where = " and ".join(str(f) for f in searched(kind))
         fail(f"list: no {kind} found (looked in {where}); the installation is missing its content", code=1)
+    for path in shadowed(kind):
+        print(
+            f"skirmish: skipped {path}: a shipped {kind.rstrip('s')} has that name, which always means the "
+            f"shipped file (rename yours, e.g. my_{path.stem}.toml)",
+            file=sys.stderr,
+        )
     items = []
     for source, path in sources:
         if any(c.isspace() for c in path.stem):

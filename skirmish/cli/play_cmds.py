@@ -37,12 +37,19 @@ def policy_problem(flag: str, value: str) -> str | None:
     return f"{flag} {value}: unknown policy (choose {describe()})"
 
 
+def policy_problems(flag: str, value: str) -> list[str]:
+    """What is wrong with each policy of a comma-separated `flag` value, one line per distinct
+    problem: `--bots x,x` (or `,`) is one unknown policy, not two lines alike."""
+    found = (policy_problem(flag, part.strip()) for part in value.split(","))
+    return [p for p in dict.fromkeys(found) if p is not None]
+
+
 def seat_policies(flag: str, value: str, sides: int) -> list[str]:
     """One policy for every side (`heuristic`), or one per side in side order (`heuristic,random`)."""
     parts = [p.strip() for p in value.split(",")]
     if len(parts) not in (1, sides):
         raise UsageProblem(f"{flag} {value}: give one policy for every side, or one per side ({sides})")
-    problems = [p for p in (policy_problem(flag, part) for part in parts) if p is not None]
+    problems = policy_problems(flag, value)
     if problems:
         raise UsageProblem(*problems)
     return parts * sides if len(parts) == 1 else parts
@@ -272,7 +279,7 @@ def play(
     if seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if bots is not None:
-        problems = [p for p in (policy_problem("--bots", b.strip()) for b in bots.split(",")) if p]
+        problems = policy_problems("--bots", bots)
         if problems:
             raise UsageProblem(*problems)
     if replay_out is not None:
@@ -414,7 +421,7 @@ def _verify_json(file: str, screenshot: str | None) -> None:
     except DataError as exc:
         problems = list(exc.problems)
     out["ok"] = not problems
-    out["problems"] = [{"file": p.file, "field": p.field, "message": p.message} for p in problems]
+    out["problems"] = [p.to_json() for p in problems]
     if not problems and screenshot:
         save_screenshot(play_replay(rep, record_log=False), screenshot)
         out["screenshot"] = said_written("Screenshot", screenshot, json_out=True)

@@ -179,6 +179,11 @@ def loads_strict(
     except RefusedJSON as exc:
         raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
+        kind = toml_kind(text)
+        if kind is not None:  # `replay open_battle.toml`, `campaign --file team_avatar.toml`
+            raise DataError(
+                [Problem(name, "", f"is {kind} file (TOML), not JSON (a replay or a save)")]
+            ) from None
         raise DataError(
             [Problem(name, "", f"{invalid}: {exc.msg} at line {exc.lineno} column {exc.colno}")]
         ) from None
@@ -210,6 +215,22 @@ def sniff_json(text: str) -> Sniffed:
     except (ValueError, RecursionError):
         return Sniffed(False, None)
     return Sniffed(True, value if isinstance(value, dict) else None)
+
+
+def toml_kind(text: str) -> str | None:
+    """`"a troupe"`, `"a scenario"` or `"a campaign"` if `text` is such a TOML file, else None: how a
+    JSON reader names the data file it was given by mistake (the TOML readers name JSON likewise)."""
+    if len(text) > MAX_FILE_BYTES:
+        return None
+    try:
+        check_toml_text(text, "")
+        data = tomllib.loads(text)
+    except (DataError, tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return None
+    if "chapters" in data and "models" not in data:
+        return "a campaign"
+    kind = detect_kind(data)
+    return None if kind is None else f"a {kind}"
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
