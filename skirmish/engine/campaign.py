@@ -189,7 +189,12 @@ def load_campaign_heroes(name_or_path: str = DEFAULT_CAMPAIGN) -> tuple[Campaign
         raise DataError(
             [Problem(name, "scenario", f"`{camp.scenario}` is not a Pursuit (victory `pursuit`)")]
         )
-    troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    try:
+        troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    except DataError as exc:  # a user's own base scenario naming a troupe that is not there
+        raise DataError(
+            [Problem(name, "scenario", f"`{camp.scenario}`: {p}") for p in exc.problems]
+        ) from None
     if len(troupes) != len(base.sides):
         raise DataError([Problem(name, "scenario", "every side of the base scenario needs a default troupe")])
     pools = (("cards", [c.boxes for c in camp.cards]), ("adversaries", [a.boxes for a in camp.adversaries]))
@@ -208,6 +213,12 @@ def load_campaign_heroes(name_or_path: str = DEFAULT_CAMPAIGN) -> tuple[Campaign
             problems.append(Problem(name, f"{where}.special.{key}", "not a Pursuit key a chapter may set"))
         try:
             scenario, chapter_troupes = box_troupes(camp, i, base, troupes)
+        except DataError as exc:  # the chapter's own `heroes` troupe cannot be found
+            problems.extend(
+                Problem(name, f"{where}.heroes", f"`{ch.heroes}`: {p.message}") for p in exc.problems
+            )
+            continue
+        try:
             parse_config(scenario, chapter_troupes)
         except DataError as exc:
             problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
