@@ -230,7 +230,7 @@ def troupe_blame(
     from skirmish.data.catalogue import find_troupe
     from skirmish.engine.game import Game
 
-    if not given or all(arg is None for arg in given):
+    if not given or all(arg is None for arg in given) or len(troupes) != len(scenario.sides):
         return []
     try:
         defaults = [find_troupe(side.troupe) if side.troupe else None for side in scenario.sides]
