@@ -110,3 +110,19 @@ def test_r_x3_a_save_beyond_the_data_file_limit_is_refused_by_validate_and_campa
         code, _, err = run(argv, capsys)
         assert code == 2, err
         assert err == f"skirmish: {save}: is {size:,} bytes; data files are at most 1,000,000 bytes\n"
+
+
+def test_r_x3_validate_a_save_of_a_campaign_it_cannot_find_says_how_to_check_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save names its campaign, not the campaign's file: `validate` finds shipped campaigns only,
+    and says which command checks a save of the user's own campaign file."""
+    save = won_box_1(tmp_path)
+    data = json.loads(save.read_text())
+    data["campaign"] = "my_campaign"
+    save.write_text(json.dumps(data))
+    code, _, err = run(["validate", str(save)], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"skirmish: {save}: campaign: `my_campaign`: no campaign of that name")
+    assert "skirmish campaign status --campaign FILE --file" in lines[0]

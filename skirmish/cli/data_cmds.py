@@ -97,7 +97,14 @@ def _check_save(text: str, path: str) -> list[Problem]:
     try:
         camp, heroes = load_campaign_heroes(save.campaign)
     except DataError as exc:
-        return [Problem(path, "campaign", f"`{save.campaign}`: {p.message}") for p in exc.problems]
+        # A save names its campaign, not the file: one of the user's own is checked by `campaign`.
+        hint = (
+            f" (a save of your own campaign file: `skirmish campaign status --campaign FILE --file {path}`)"
+        )
+        return [
+            Problem(path, "campaign", f"`{save.campaign}`: {p.message}" + (hint if p.field == "" else ""))
+            for p in exc.problems
+        ]
     check_save(save, camp, path, heroes)
     return []
 
