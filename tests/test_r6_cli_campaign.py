@@ -53,3 +53,27 @@ def test_r_x3_a_base_scenario_naming_a_missing_troupe_names_the_campaign_file(
     camp.write_text(CAMPAIGN.replace('scenario = "the_pursuit"', 'scenario = "my_pursuit"', 1))
     line = one_line(*run(["validate", str(camp)], capsys)[::2])
     assert line.startswith(f"skirmish: {camp}: scenario: `my_pursuit`: gone: no troupe of that name"), line
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "action"),
+    [
+        (["campaign", "status", "--replay", "REPLAY"], "--replay", "status"),
+        (["campaign", "reset", "--replay", "REPLAY"], "--replay", "reset"),
+        (["campaign", "test", "--games", "1", "--replay", "REPLAY"], "--replay", "test"),
+        (["campaign", "test", "--games", "1", "--bots", "random"], "--bots", "test"),
+        (["campaign", "reset", "--bots", "random"], "--bots", "reset"),
+    ],
+)
+def test_r_x3_campaign_replay_and_bots_only_with_play(
+    argv: list[str], flag: str, action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`campaign test --replay r.json` wrote no replay and `campaign test --bots random` reported
+    heuristic games, both exit 0; like `--games` outside `test`, they are refused before any work."""
+    replay, save = tmp_path / "r.json", tmp_path / "s.json"
+    argv = [str(replay) if a == "REPLAY" else a for a in argv] + ["--file", str(save)]
+    if action == "test":
+        argv = argv[:-2]
+    line = one_line(*run(argv, capsys)[::2])
+    assert line == f"skirmish: {flag}: only with `campaign play`, not `campaign {action}`"
+    assert not replay.exists() and not save.exists()

@@ -69,6 +69,10 @@ def campaign(
         raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
     if workers is not None and action != "test":
         raise UsageProblem(f"--workers: only with `campaign test`, not `campaign {action}`")
+    # Else a replay asked for is never written, and `test --bots random` reports heuristic games.
+    for flag, value in (("--replay", replay_out), ("--bots", bots)):
+        if value is not None and action != "play":
+            raise UsageProblem(f"{flag}: only with `campaign play`, not `campaign {action}`")
     if workers is not None and workers < 1:
         raise UsageProblem(f"--workers {workers}: give 1 or more")
     if action == "test":
