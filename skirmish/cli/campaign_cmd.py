@@ -69,6 +69,10 @@ def campaign(
         raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
     if workers is not None and action != "test":
         raise UsageProblem(f"--workers: only with `campaign test`, not `campaign {action}`")
+    # Else a replay asked for is never written, and `test --bots random` reports heuristic games.
+    for flag, value in (("--replay", replay_out), ("--bots", bots)):
+        if value is not None and action != "play":
+            raise UsageProblem(f"{flag}: only with `campaign play`, not `campaign {action}`")
     if workers is not None and workers < 1:
         raise UsageProblem(f"--workers {workers}: give 1 or more")
     if action == "test":
@@ -98,7 +102,7 @@ def campaign(
         inputs={"--campaign": str(cp.campaign_path(campaign_name))},
     )
     _check_campaign_kind(campaign_name)
-    camp = cp.load_campaign(campaign_name)
+    camp, heroes = cp.load_campaign_heroes(campaign_name)
     if action == "reset":
         fresh = cp.new_save(camp)
         _write_save(path, fresh)
@@ -107,15 +111,24 @@ def campaign(
         else:
             print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
         return
-    _check_save_kind(path)
-    save = cp.load_save(path, camp)
+    save = _read_save(path, camp, heroes)
     if action == "status":
         if json_out:
             print(json.dumps(status_report(camp, save, path), sort_keys=False))
         else:
             print_status(camp, save, path)
         return
-    play(camp, save, path, bots=bots, seed=seed, headless=headless, replay_out=replay_out, json_out=json_out)
+    play(
+        camp,
+        save,
+        path,
+        bots=bots,
+        seed=seed,
+        headless=headless,
+        replay_out=replay_out,
+        json_out=json_out,
+        heroes=heroes,
+    )
 
 
 def _probed(flag: str, value: str, probe: Callable[[], T]) -> T:
@@ -147,28 +160,26 @@ def _check_campaign_kind(name_or_path: str) -> None:
         raise DataError([Problem(name, "", f"is not a campaign file: it has no `chapters`{what}")])
 
 
-def _check_save_kind(path: Path) -> None:
-    """A `--file` that holds something else (a replay, a troupe) is one line naming its format."""
-    import json
-
+def _read_save(path: Path, camp: Campaign, heroes: list[Troupe]) -> CampaignSave:
+    """The `--file` save, read once (a fresh one if there is none): a file that holds something
+    else (a replay, a troupe) is one line naming its format; a save, strictly read, is checked
+    against `camp` and its heroes' troupes."""
     from skirmish.data.errors import DataError, Problem
-    from skirmish.data.loader import read_text
-    from skirmish.engine.campaign import SAVE_FORMAT
+    from skirmish.data.loader import read_text, sniff_json
+    from skirmish.engine import campaign as cp
 
     if not path.exists():
-        return
+        return cp.new_save(camp)
     name = str(path)
     text = read_text(path)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return  # load_save says what is wrong with the JSON itself
-    if isinstance(data, dict) and data.get("format") != SAVE_FORMAT:
-        found = data.get("format")
+    sniffed = sniff_json(text)  # parse_save says what is wrong with JSON that is no object
+    if sniffed.obj is not None and sniffed.format != cp.SAVE_FORMAT:
+        found = sniffed.format
         extra = f", not {found!r}" if isinstance(found, str) else ""
         raise DataError(
-            [Problem(name, "format", f"is not a campaign save (format should be {SAVE_FORMAT!r}{extra})")]
+            [Problem(name, "format", f"is not a campaign save (format should be {cp.SAVE_FORMAT!r}{extra})")]
         )
+    return cp.check_save(cp.parse_save(text, name), camp, name, heroes)
 
 
 def _write_save(path: Path, save: CampaignSave) -> None:
@@ -298,9 +309,11 @@ def play(
     headless: bool,
     replay_out: str | None,
     json_out: bool = False,
+    heroes: list[Troupe] | None = None,
 ) -> None:
     """Play the next Box and record it; with `json_out` the text lines give way to one object
-    (`play_report`) printed at the end, so stdout is that object alone."""
+    printed at the end, so stdout is that object alone. `heroes` are the campaign's
+    heroes' troupes the recorded save is checked against (`load_campaign_heroes`)."""
     from skirmish.cli.play_cmds import has_display
     from skirmish.engine import campaign as cp
 
@@ -351,7 +364,7 @@ def play(
         return cp.record(camp, fresh, won=won, seed=game_seed, reason=reason, turns=turns, chapter=played)
 
     try:
-        new = cp.update_save(path, camp, change)
+        new = cp.update_save(path, camp, change, heroes)
     except OSError as exc:
         raise UsageProblem(f"--file {path}: cannot write the save ({exc.strerror or exc})") from None
     if json_out:

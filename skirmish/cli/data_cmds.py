@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skirmish.cli.errors import UsageProblem, fail
 from skirmish.data.errors import DataError, Problem
+
+if TYPE_CHECKING:
+    from skirmish.data.loader import Sniffed
 
 
 def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
@@ -26,22 +29,23 @@ def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
 
 def _check_file(path: str, points_limit: int) -> list[Problem]:
     from skirmish.data.loader import (
+        check_size,
         detect_kind,
         load_scenario_data,
         load_troupe_data,
         parse_toml,
         read_text,
+        sniff_json,
     )
     from skirmish.engine.replay import MAX_REPLAY_BYTES
 
     text = read_text(Path(path), MAX_REPLAY_BYTES, what="replays and data files")
-    if text.lstrip().startswith("{") or _json_not_object(text):
-        return _check_json(text, path)
-    from skirmish.data.loader import MAX_FILE_BYTES
-
-    size = len(text.encode("utf-8"))
-    if size > MAX_FILE_BYTES:
-        return [Problem(path, "", f"is {size:,} bytes; data files are at most {MAX_FILE_BYTES:,} bytes")]
+    sniffed = sniff_json(text)
+    # JSON other than an object (`[]`, `3`) is a damaged replay, to be named as one, not as TOML
+    # that does not parse; so is text that opens like an object but does not parse.
+    if sniffed.is_json or text.lstrip().startswith("{"):
+        return _check_json(text, sniffed, path)
+    check_size(text, path)
     data = parse_toml(text, path)
     if "chapters" in data and "models" not in data:
         return _check_campaign(path)
@@ -65,51 +69,43 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
     ]
 
 
-def _json_not_object(text: str) -> bool:
-    """Whether the text is JSON other than an object (`[]`, `3`): a damaged replay, to be named as
-    one, not as TOML that does not parse. No TOML file parses as JSON (and one fails at its first
-    key or table header, so trying costs nothing)."""
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
-def _check_json(text: str, path: str) -> list[Problem]:
+def _check_json(text: str, sniffed: Sniffed, path: str) -> list[Problem]:
     """A replay, re-simulated; a campaign save, checked field by field."""
     from skirmish.engine.replay import FORMAT, load_replay_text, verify_problems
 
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # the replay reader below says what is wrong
-        data = None
-    if isinstance(data, dict) and data.get("format") == "skirmish-campaign":
-        return _check_save(path)
-    if isinstance(data, dict) and data.get("format") not in (FORMAT, None):
+    if sniffed.format == "skirmish-campaign":
+        return _check_save(text, path)
+    if sniffed.obj is not None and sniffed.format not in (FORMAT, None):
         return [
             Problem(
                 path,
                 "format",
-                f"{data.get('format')!r} is not a format this command checks "
-                f"({FORMAT!r} or 'skirmish-campaign')",
+                f"{sniffed.format!r} is not a format this command checks ({FORMAT!r} or 'skirmish-campaign')",
             )
         ]
+    # The replay reader says what is wrong with JSON that is no object or does not parse.
     return verify_problems(load_replay_text(text, path))
 
 
-def _check_save(path: str) -> list[Problem]:
-    """A campaign save, read as `skirmish campaign --file` reads it: strictly, then against the
-    campaign it names (its chapter and the heroes and abilities of its rewards)."""
-    from skirmish.data.loader import parse_json, read_text, validate_model
-    from skirmish.engine.campaign import CampaignSave, load_campaign, load_save
+def _check_save(text: str, path: str) -> list[Problem]:
+    """A campaign save (its text, read once), checked as `skirmish campaign --file` checks it:
+    strictly, then against the campaign it names (its chapter and the heroes and abilities of its
+    rewards, against the heroes' troupes that loading the campaign built)."""
+    from skirmish.engine.campaign import check_save, load_campaign_heroes, parse_save
 
-    save = validate_model(CampaignSave, parse_json(read_text(Path(path)), path), path)
+    save = parse_save(text, path)
     try:
-        camp = load_campaign(save.campaign)
+        camp, heroes = load_campaign_heroes(save.campaign)
     except DataError as exc:
-        return [Problem(path, "campaign", f"`{save.campaign}`: {p.message}") for p in exc.problems]
-    load_save(path, camp)
+        # A save names its campaign, not the file: one of the user's own is checked by `campaign`.
+        hint = (
+            f" (a save of your own campaign file: `skirmish campaign status --campaign FILE --file {path}`)"
+        )
+        return [
+            Problem(path, "campaign", f"`{save.campaign}`: {p.message}" + (hint if p.field == "" else ""))
+            for p in exc.problems
+        ]
+    check_save(save, camp, path, heroes)
     return []
 
 
@@ -163,17 +159,13 @@ def validate(files: list[str], points_limit: int = 0, json_out: bool = False) ->
     for f in files:
         found = _validate_one(f, points_limit)
         problems.extend(found)
-        verdicts.append({"file": f, "ok": not found, "problems": [_problem_json(p) for p in found]})
+        verdicts.append({"file": f, "ok": not found, "problems": [p.to_json() for p in found]})
         if not found and not json_out:
             print(f"{f}: ok")
     if json_out:
         print(json.dumps({"ok": not problems, "files": verdicts}, indent=2, ensure_ascii=False))
     if problems:
         raise DataError(problems)
-
-
-def _problem_json(p: Problem) -> dict[str, str]:
-    return {"file": p.file, "field": p.field, "message": p.message}
 
 
 def list_items(kind: str) -> list[dict[str, str]]:
@@ -186,17 +178,24 @@ def list_items(kind: str) -> list[dict[str, str]]:
     The name is the file's name without `.toml`, never the `name` inside it: `resolve` finds a file
     by its file name, so a user's `mine.toml` holding `name = "other"` is listed as `mine`, which
     `--troupe mine` takes (`other` would be refused). A user file whose name has white space is
-    skipped, said on stderr: the list is one name a line, first, with no spaces (cli.md).
+    skipped, said on stderr: the list is one name a line, first, with no spaces (cli.md). So is a
+    user file with a shipped file's name, which the shipped file always wins (`catalogue.shadowed`).
     """
     import sys
 
-    from skirmish.data.catalogue import searched, shipped, user_files
+    from skirmish.data.catalogue import searched, shadowed, shipped, user_files
     from skirmish.data.loader import load_toml_file
 
     sources = [("shipped", p) for p in shipped(kind)] + [("user", p) for p in user_files(kind)]
     if not sources:
         where = " and ".join(str(f) for f in searched(kind))
         fail(f"list: no {kind} found (looked in {where}); the installation is missing its content", code=1)
+    for path in shadowed(kind):
+        print(
+            f"skirmish: skipped {path}: a shipped {kind.rstrip('s')} has that name, which always means the "
+            f"shipped file (rename yours, e.g. my_{path.stem}.toml)",
+            file=sys.stderr,
+        )
     items = []
     for source, path in sources:
         if any(c.isspace() for c in path.stem):

@@ -37,12 +37,19 @@ def policy_problem(flag: str, value: str) -> str | None:
     return f"{flag} {value}: unknown policy (choose {describe()})"
 
 
+def policy_problems(flag: str, value: str) -> list[str]:
+    """What is wrong with each policy of a comma-separated `flag` value, one line per distinct
+    problem: `--bots x,x` (or `,`) is one unknown policy, not two lines alike."""
+    found = (policy_problem(flag, part.strip()) for part in value.split(","))
+    return [p for p in dict.fromkeys(found) if p is not None]
+
+
 def seat_policies(flag: str, value: str, sides: int) -> list[str]:
     """One policy for every side (`heuristic`), or one per side in side order (`heuristic,random`)."""
     parts = [p.strip() for p in value.split(",")]
     if len(parts) not in (1, sides):
         raise UsageProblem(f"{flag} {value}: give one policy for every side, or one per side ({sides})")
-    problems = [p for p in (policy_problem(flag, part) for part in parts) if p is not None]
+    problems = policy_problems(flag, value)
     if problems:
         raise UsageProblem(*problems)
     return parts * sides if len(parts) == 1 else parts
@@ -178,8 +185,12 @@ def deployment_problem(scenario, source: str, exc: ValueError) -> DataError:
     return DataError([Problem(source, field, f"{exc} (make the zone larger or the troupe smaller)")])
 
 
-def new_game(scenario, troupes: list, source: str, **kwargs):
-    """A `Game`, with a deployment zone too small for its troupe reported as bad input (exit 2)."""
+def new_game(scenario, troupes: list, source: str, *, given: list[str | None] | None = None, **kwargs):
+    """A `Game`, with a deployment zone too small for its troupe reported as bad input (exit 2).
+
+    `given` is, side by side, the argument that named each troupe (None: the scenario's default):
+    a problem only the given troupes cause is said to be theirs (`troupe_blame`).
+    """
     from skirmish.data.loader import game_size_problems
     from skirmish.engine.game import Game
 
@@ -189,14 +200,78 @@ def new_game(scenario, troupes: list, source: str, **kwargs):
     try:
         return Game(scenario, troupes, **kwargs)
     except DataError as exc:
+        blamed = troupe_blame(scenario, troupes, given, exc.problems, kwargs)
         # The scenario rules name problems of `special.*` by the scenario's name: name its file.
         raise DataError(
-            [Problem(source if p.file == scenario.name else p.file, p.field, p.message) for p in exc.problems]
+            blamed
+            or [
+                Problem(source if p.file == scenario.name else p.file, p.field, p.message)
+                for p in exc.problems
+            ]
         ) from None
     except ValueError as exc:
         if "deployment zone" not in str(exc):
             raise
         raise deployment_problem(scenario, source, exc) from None
+
+
+def troupe_blame(
+    scenario, troupes: list, given: list[str | None] | None, problems: list[Problem], kwargs: dict
+) -> list[Problem]:
+    """The `problems` a game of `troupes` met, said as the given troupes' own when the scenario plays
+    with its default troupes: `--troupe zuko_hunting_party` on the escorted side, or the heroes given
+    as the Pursuit's adversaries, blamed `special.*` of a scenario file that is fine.
+
+    One line per troupe at fault (those whose side, given its default troupe back, loses problems),
+    naming the argument and the side, with the first of its problems and how many more. Empty (the
+    scenario's own lines stand) when no troupe was given, a side given has no default to compare
+    with, the scenario fails with its own troupes too, or no one troupe is at fault.
+    """
+    from skirmish.data.catalogue import find_troupe
+    from skirmish.engine.game import Game
+
+    if not given or all(arg is None for arg in given) or len(troupes) != len(scenario.sides):
+        return []
+    try:
+        defaults = [find_troupe(side.troupe) if side.troupe else None for side in scenario.sides]
+    except DataError:
+        return []
+    if any(d is None for i, d in enumerate(defaults) if i < len(given) and given[i] is not None):
+        return []
+
+    def met(trial: list) -> set[Problem] | None:
+        try:
+            Game(scenario, trial, **kwargs)
+        except DataError as exc:
+            return set(exc.problems)
+        except ValueError:  # a deployment zone too small: not a comparison this can make
+            return None
+        return set()
+
+    own = [d if d is not None else t for d, t in zip(defaults, troupes, strict=True)]
+    if met(own) != set():
+        return []
+    out: list[Problem] = []
+    for i, arg in enumerate(given):
+        if arg is None or i >= len(troupes):
+            continue
+        trial = list(troupes)
+        trial[i] = defaults[i]
+        left = met(trial)
+        theirs = [p for p in problems if left is not None and p not in left]
+        if theirs:
+            more = f" (and {len(theirs) - 1} more)" if len(theirs) > 1 else ""
+            first = theirs[0]
+            where = f"{first.field}: " if first.field else ""
+            out.append(
+                Problem(
+                    arg,
+                    "",
+                    f"cannot play side `{scenario.sides[i].name}` of `{scenario.name}`: "
+                    f"{where}{first.message}{more}",
+                )
+            )
+    return out
 
 
 def result_json(game, written: dict[str, str | None] | None = None) -> dict:
@@ -272,7 +347,7 @@ def play(
     if seed < 0:
         raise UsageProblem(f"--seed {seed}: the seed is a whole number >= 0")
     if bots is not None:
-        problems = [p for p in (policy_problem("--bots", b.strip()) for b in bots.split(",")) if p]
+        problems = policy_problems("--bots", bots)
         if problems:
             raise UsageProblem(*problems)
     if replay_out is not None:
@@ -312,7 +387,8 @@ def play(
         )
         return
     policies = per_side or [side.bot or DEFAULT for side in scenario.sides]
-    game = new_game(scenario, troupes, source, seed=seed, options=options, bots=policies)
+    given: list[str | None] = [*troupe_args, *[None] * (len(scenario.sides) - len(troupe_args))]
+    game = new_game(scenario, troupes, source, given=given, seed=seed, options=options, bots=policies)
     play_out(game, seat_bots(game, policies))
     # Every file first, then the words: a reader that stops reading (`| head -1`) ends the command
     # quietly at the first print, and must not cost the files it asked for.
@@ -414,7 +490,7 @@ def _verify_json(file: str, screenshot: str | None) -> None:
     except DataError as exc:
         problems = list(exc.problems)
     out["ok"] = not problems
-    out["problems"] = [{"file": p.file, "field": p.field, "message": p.message} for p in problems]
+    out["problems"] = [p.to_json() for p in problems]
     if not problems and screenshot:
         save_screenshot(play_replay(rep, record_log=False), screenshot)
         out["screenshot"] = said_written("Screenshot", screenshot, json_out=True)

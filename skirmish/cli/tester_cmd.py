@@ -86,7 +86,7 @@ def run_test_troupes(
         pairs = [(0, 1), (2, 1) if compare is not None else (0, 1)]
     else:
         pairs = [(0, 1)]
-    check_deployment(scenario, source, loaded, pairs, options)
+    check_deployment(scenario, source, loaded, pairs, options, args)
     matchups = tuple(Matchup(loaded[i], loaded[j], args[i], args[j]) for i, j in pairs)
     if compare_bots is not None:
         # The same matchup on the same seeds, the second time with other bots: a paired comparison.

@@ -128,9 +128,16 @@ def load_inputs(scenario_arg: str | None, troupe_args: list[str], turns: int | N
 
 
 def check_deployment(
-    scenario: Any, source: str, troupes: list[Any], pairs: list[tuple[int, int]], options: Any
+    scenario: Any,
+    source: str,
+    troupes: list[Any],
+    pairs: list[tuple[int, int]],
+    options: Any,
+    args: list[str] | None = None,
 ) -> None:
-    """Each troupe of a matchup must fit the deployment zones it will use (sides swap every other game).
+    """Each troupe of a matchup must fit the deployment zones and the roles it will play (sides swap
+    every other game); `args` are the arguments that named the troupes, so a troupe that cannot
+    play a side is named, not the scenario file.
 
     Checked once here, so a zone too small is one line naming the scenario, not a crash in a worker.
     """
@@ -138,7 +145,21 @@ def check_deployment(
 
     for i, j in pairs:
         for first, second in ((i, j),) if scenario.fixed_roles else ((i, j), (j, i)):
-            new_game(scenario, [troupes[first], troupes[second]], source, seed=0, options=options)
+            given: list[str | None] | None = [args[first], args[second]] if args is not None else None
+            try:
+                new_game(
+                    scenario, [troupes[first], troupes[second]], source, given=given, seed=0, options=options
+                )
+            except DataError as exc:
+                if (first, second) == (i, j) or given is None:
+                    raise
+                swapped = " (troupe testing swaps the sides every other game)"
+                raise DataError(
+                    [
+                        Problem(p.file, p.field, p.message + swapped) if p.file in given else p
+                        for p in exc.problems
+                    ]
+                ) from None
 
 
 def parse_workers(arg: str | None) -> int | None:

@@ -61,7 +61,7 @@ def cost(
                     "total": total,
                     "declared": troupe.points,
                     "points_limit": limit,
-                    "problems": [str(p) for p in problems],
+                    "problems": [p.to_json() for p in problems],
                 },
                 sort_keys=True,
             )

@@ -23,7 +23,7 @@ def content_root() -> Path:
     """
     env = os.environ.get("SKIRMISH_CONTENT")
     if env:
-        return Path(env)
+        return Path(env).expanduser().absolute()  # absolute, as `list --json` gives every `file`
     root = resources.files("skirmish.content")
     if isinstance(root, Path) or Path(str(root)).is_dir():
         return Path(str(root))
@@ -75,6 +75,19 @@ def user_files(kind: str) -> list[Path]:
         return []
     taken = {p.stem for p in shipped(kind)}
     return [p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file()]
+
+
+def shadowed(kind: str) -> list[Path]:
+    """The user's files of `kind` that `user_files` leaves out because a shipped file has their name
+    (`skirmish list` says it skipped them: a copy of `team_avatar.toml` edited in the data folder
+    is never what `team_avatar` means)."""
+    from skirmish.data.userdirs import user_content
+
+    folder = user_content(kind)
+    if not folder.is_dir():
+        return []
+    taken = {p.stem for p in shipped(kind)}
+    return [p for p in sorted(folder.glob("*.toml")) if p.stem in taken and p.is_file()]
 
 
 def searched(kind: str) -> list[Path]:

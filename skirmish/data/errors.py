@@ -20,6 +20,10 @@ class Problem:
         where = f"{name}: {self.field}" if self.field else name
         return f"{where}: {self.message}"
 
+    def to_json(self) -> dict[str, str]:
+        """The problem in `--json` output (docs/json.md): the three parts of its stderr line."""
+        return {"file": self.file, "field": self.field, "message": self.message}
+
 
 MAX_NAME = 280
 """A file name longer than this could never be shown whole in a command line's error line (300

@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import shapely
 from pydantic import BaseModel, ValidationError
@@ -100,6 +100,16 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES, what: str = "data files")
         raise refuse(f"is not UTF-8 text (byte {exc.start})") from None
 
 
+def check_size(text: str, name: str, limit: int = MAX_FILE_BYTES, what: str = "data files") -> None:
+    """`read_text`'s size limit, with its words, for a text already read under a larger one (`validate`
+    reads every file under the replays' limit before it knows what the file is)."""
+    if len(text) * 4 <= limit:  # UTF-8 takes at most four bytes a character
+        return
+    size = len(text.encode("utf-8"))
+    if size > limit:
+        raise DataError([Problem(name, "", f"is {size:,} bytes; {what} are at most {limit:,} bytes")])
+
+
 def parse_toml(text: str, name: str) -> dict[str, Any]:
     """The TOML text as a dict, or `DataError`: too many keys, too deep, or not valid TOML.
 
@@ -169,6 +179,11 @@ def loads_strict(
     except RefusedJSON as exc:
         raise DataError([Problem(name, exc.field, exc.why)]) from None
     except json.JSONDecodeError as exc:
+        kind = toml_kind(text)
+        if kind is not None:  # `replay open_battle.toml`, `campaign --file team_avatar.toml`
+            raise DataError(
+                [Problem(name, "", f"is {kind} file (TOML), not JSON (a replay or a save)")]
+            ) from None
         raise DataError(
             [Problem(name, "", f"{invalid}: {exc.msg} at line {exc.lineno} column {exc.colno}")]
         ) from None
@@ -176,6 +191,46 @@ def loads_strict(
         raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
     except RecursionError:
         raise DataError([Problem(name, "", nested)]) from None
+
+
+class Sniffed(NamedTuple):
+    """What a text is at a glance (`sniff_json`): JSON or not, and the object it holds if it is one."""
+
+    is_json: bool
+    obj: dict[str, Any] | None
+
+    @property
+    def format(self) -> object:
+        """The object's `format` (a replay's, a save's), or None."""
+        return None if self.obj is None else self.obj.get("format")
+
+
+def sniff_json(text: str) -> Sniffed:
+    """Whether `text` is JSON, and the object it holds if it is a JSON object: read leniently (a key
+    given twice, NaN), only to tell which kind of file it is; the reader of that kind then reads it
+    strictly (`parse_json`) and says what is wrong. No TOML file parses as JSON, and one fails at its
+    first key or table header, so sniffing a TOML file costs nothing."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return Sniffed(False, None)
+    return Sniffed(True, value if isinstance(value, dict) else None)
+
+
+def toml_kind(text: str) -> str | None:
+    """`"a troupe"`, `"a scenario"` or `"a campaign"` if `text` is such a TOML file, else None: how a
+    JSON reader names the data file it was given by mistake (the TOML readers name JSON likewise)."""
+    if len(text) > MAX_FILE_BYTES:
+        return None
+    try:
+        check_toml_text(text, "")
+        data = tomllib.loads(text)
+    except (DataError, tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return None
+    if "chapters" in data and "models" not in data:
+        return "a campaign"
+    kind = detect_kind(data)
+    return None if kind is None else f"a {kind}"
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:

@@ -23,10 +23,12 @@ OUTPUT_KINDS = ("saves", "replays", "screenshots")
 
 
 def data_dir() -> Path:
-    """The user's data folder (`$SKIRMISH_DATA`, else the platform's), not created here."""
+    """The user's data folder (`$SKIRMISH_DATA`, else the platform's), not created here; always an
+    absolute path (a relative `$SKIRMISH_DATA` is taken from the current folder), as `list --json`
+    promises its `file` and `path` are."""
     env = os.environ.get("SKIRMISH_DATA")
     if env:
-        return Path(env).expanduser()
+        return Path(env).expanduser().absolute()
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP, appauthor=False))

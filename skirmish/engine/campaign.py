@@ -29,7 +29,14 @@ from pydantic import Field, model_validator
 from skirmish.data.base import Name, Strict, Text, Title
 from skirmish.data.catalogue import content_root, find_scenario, find_troupe
 from skirmish.data.errors import DataError, Problem
-from skirmish.data.loader import parse_json, parse_toml, read_text, troupe_armoury, validate_model
+from skirmish.data.loader import (
+    check_size,
+    parse_json,
+    parse_toml,
+    read_text,
+    troupe_armoury,
+    validate_model,
+)
 from skirmish.data.scenario import Scenario, Victory
 from skirmish.data.troupe import Troupe
 from skirmish.engine.replay import write_atomic
@@ -161,6 +168,12 @@ def campaign_path(name_or_path: str) -> Path:
 
 def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
     """Read a campaign file and check every chapter builds a valid Pursuit; `DataError` lists all problems."""
+    return load_campaign_heroes(name_or_path)[0]
+
+
+def load_campaign_heroes(name_or_path: str = DEFAULT_CAMPAIGN) -> tuple[Campaign, list[Troupe]]:
+    """`load_campaign`, with the heroes' troupes its checks built (each distinct troupe once, in
+    chapter order): the troupes a save's rewards must name (`check_save`), not built again for it."""
     path = campaign_path(name_or_path)
     name = str(path)
     if not path.exists() and path.parent == campaign_path(DEFAULT_CAMPAIGN).parent:
@@ -176,7 +189,12 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
         raise DataError(
             [Problem(name, "scenario", f"`{camp.scenario}` is not a Pursuit (victory `pursuit`)")]
         )
-    troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    try:
+        troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    except DataError as exc:  # a user's own base scenario naming a troupe that is not there
+        raise DataError(
+            [Problem(name, "scenario", f"`{camp.scenario}`: {p}") for p in exc.problems]
+        ) from None
     if len(troupes) != len(base.sides):
         raise DataError([Problem(name, "scenario", "every side of the base scenario needs a default troupe")])
     pools = (("cards", [c.boxes for c in camp.cards]), ("adversaries", [a.boxes for a in camp.adversaries]))
@@ -185,6 +203,7 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
             if lo > hi:
                 problems.append(Problem(name, f"{key}[{j}].boxes", f"Box {lo} is after Box {hi}"))
     seen: set[str] = set()
+    heroes: dict[str, Troupe] = {}
     for i, ch in enumerate(camp.chapters):
         where = f"chapters[{i}]"
         if ch.name in seen:
@@ -193,17 +212,35 @@ def load_campaign(name_or_path: str = DEFAULT_CAMPAIGN) -> Campaign:
         for key in sorted(set(ch.special) - OVERRIDABLE):
             problems.append(Problem(name, f"{where}.special.{key}", "not a Pursuit key a chapter may set"))
         try:
-            scenario = chapter_scenario(camp, i, base)
-            chapter_troupes = with_chapter_heroes(scenario, troupes, ch)
+            scenario, chapter_troupes = box_troupes(camp, i, base, troupes)
+        except DataError as exc:  # the chapter's own `heroes` troupe cannot be found
+            problems.extend(
+                Problem(name, f"{where}.heroes", f"`{ch.heroes}`: {p.message}") for p in exc.problems
+            )
+            continue
+        try:
             parse_config(scenario, chapter_troupes)
         except DataError as exc:
             problems.extend(Problem(name, f"{where}.{p.field}", p.message) for p in exc.problems)
             continue
-        heroes = hero_troupe(scenario, chapter_troupes)
-        problems.extend(reward_problems(ch.rewards, [heroes], name, f"{where}."))
+        hero = hero_troupe(scenario, chapter_troupes)
+        heroes.setdefault(hero.name, hero)
+        problems.extend(reward_problems(ch.rewards, [hero], name, f"{where}."))
     if problems:
         raise DataError(problems)
-    return camp
+    return camp, list(heroes.values())
+
+
+def campaign_heroes(camp: Campaign) -> list[Troupe]:
+    """The heroes' troupes of every chapter, each distinct troupe once, in chapter order (what
+    `load_campaign_heroes` returns, for a campaign that came some other way)."""
+    base = find_scenario(camp.scenario)
+    troupes = [find_troupe(side.troupe) for side in base.sides if side.troupe]
+    heroes: dict[str, Troupe] = {}
+    for i in range(len(camp.chapters)):
+        hero = hero_troupe(*box_troupes(camp, i, base, troupes))
+        heroes.setdefault(hero.name, hero)
+    return list(heroes.values())
 
 
 def reward_problems(rewards: list[Reward], heroes: list[Troupe], name: str, where: str = "") -> list[Problem]:
@@ -310,10 +347,14 @@ def box_setup(camp: Campaign, index: int, rewards: list[Reward]) -> tuple[Scenar
     return scenario, troupes
 
 
-def box_troupes(camp: Campaign, index: int) -> tuple[Scenario, list[Troupe]]:
-    """Box `index`'s scenario and troupes as the campaign file gives them, before any reward."""
-    scenario = chapter_scenario(camp, index)
-    troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
+def box_troupes(
+    camp: Campaign, index: int, base: Scenario | None = None, troupes: list[Troupe] | None = None
+) -> tuple[Scenario, list[Troupe]]:
+    """Box `index`'s scenario and troupes as the campaign file gives them, before any reward; `base`
+    and its default `troupes` are found from the campaign's scenario when not given."""
+    scenario = chapter_scenario(camp, index, base)
+    if troupes is None:
+        troupes = [find_troupe(side.troupe) for side in scenario.sides if side.troupe]
     return scenario, with_chapter_heroes(scenario, troupes, camp.chapters[index])
 
 
@@ -340,31 +381,50 @@ def new_save(camp: Campaign) -> CampaignSave:
     return CampaignSave(campaign=camp.name)
 
 
-def load_save(path: str | Path, camp: Campaign) -> CampaignSave:
-    """The save at `path`, or a fresh one if there is none; `DataError` naming the field if it is damaged."""
+def load_save(path: str | Path, camp: Campaign, heroes: list[Troupe] | None = None) -> CampaignSave:
+    """The save at `path`, or a fresh one if there is none, checked against `camp` (`check_save`);
+    `DataError` naming the field if it is damaged."""
+    save = read_save(path)
+    return new_save(camp) if save is None else check_save(save, camp, str(Path(path)), heroes)
+
+
+def read_save(path: str | Path) -> CampaignSave | None:
+    """The save at `path` read strictly (`parse_save`), or None if there is no file."""
     p = Path(path)
     if not p.exists():
-        return new_save(camp)
-    name = str(p)
-    # Bounded nesting, no NaN, no key given twice (json.loads would keep the last one silently).
-    data = parse_json(read_text(p), name)
+        return None
+    return parse_save(read_text(p), str(p))
+
+
+def parse_save(text: str, name: str) -> CampaignSave:
+    """A save from its JSON text, as strictly as a replay, not yet checked against its campaign.
+
+    Bounded nesting, no NaN, no key given twice (json.loads would keep the last one silently), at
+    most `MAX_FILE_BYTES` like every data file. `DataError` naming the file and the field."""
+    check_size(text, name)
+    data = parse_json(text, name)
     if not isinstance(data, dict):
         raise DataError([Problem(name, "", "a campaign save is a JSON object")])
-    save = validate_model(CampaignSave, data, name)
+    return validate_model(CampaignSave, data, name)
+
+
+def check_save(
+    save: CampaignSave, camp: Campaign, name: str, heroes: list[Troupe] | None = None
+) -> CampaignSave:
+    """`save` if it fits `camp` (its campaign, a chapter it has, rewards for heroes and abilities its
+    heroes' troupes have), else `DataError` naming the field. `heroes` are the campaign's heroes'
+    troupes (`load_campaign_heroes`), built from `camp` when not given."""
     if save.campaign != camp.name:
         raise DataError([Problem(name, "campaign", f"this save is for `{save.campaign}`, not `{camp.name}`")])
     if save.chapter > len(camp.chapters):
         raise DataError(
             [Problem(name, "chapter", f"{save.chapter} is beyond the {len(camp.chapters)} chapters")]
         )
-    heroes: dict[str, Troupe] = {}
-    for i in range(len(camp.chapters)):
-        scenario, troupes = box_troupes(camp, i)
-        h = hero_troupe(scenario, troupes)
-        heroes.setdefault(h.name, h)
-    problems = reward_problems(list(save.rewards), list(heroes.values()), name)
-    if problems:
-        raise DataError(problems)
+    if save.rewards:
+        troupes = heroes if heroes is not None else campaign_heroes(camp)
+        problems = reward_problems(list(save.rewards), troupes, name)
+        if problems:
+            raise DataError(problems)
     return save
 
 
@@ -391,7 +451,10 @@ def save_lock(path: str | Path) -> Iterator[None]:
 
 
 def update_save(
-    path: str | Path, camp: Campaign, change: Callable[[CampaignSave], CampaignSave]
+    path: str | Path,
+    camp: Campaign,
+    change: Callable[[CampaignSave], CampaignSave],
+    heroes: list[Troupe] | None = None,
 ) -> CampaignSave:
     """Apply `change` to the save as it is on disk *now* (re-read under the lock) and write it.
 
@@ -399,7 +462,7 @@ def update_save(
     so a second `campaign play` that finished first is never overwritten: both games are recorded.
     """
     with save_lock(path):
-        fresh = load_save(path, camp)
+        fresh = load_save(path, camp, heroes)
         new = change(fresh)
         new = new.model_copy(update={"revision": fresh.revision + 1})
         write_save(path, new)
