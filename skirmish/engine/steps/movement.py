@@ -326,12 +326,14 @@ def _straight_listing(
     memo: dict[tuple[object, ...], _Lines] = game.memo.setdefault("straight_listing", {})
     found = memo.get(key)
     if found is None:
-        found = remember(
-            memo,
-            key,
-            tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends),
-            LISTING_MEMO,
-        )
+        # `segment_length([here, to])` written out (its one term added to 0.0), per line.
+        x0, y0 = here[0], here[1]
+        lines = []
+        for to in ends:
+            dx = to[0] - x0
+            dy = to[1] - y0
+            lines.append((end_key(to), 0.0 + math.sqrt(dx * dx + dy * dy) < MIN_LISTED))
+        found = remember(memo, key, tuple(lines), LISTING_MEMO)
     return found
 
 

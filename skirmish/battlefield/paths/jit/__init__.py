@@ -318,7 +318,7 @@ def search_now(
     sx, sy = start.tolist()
     gx, gy = centre.tolist()
     dc = float(np.hypot(sx - gx, sy - gy))  # numpy's (the C library's) hypot, as the reference
-    direct_lands, ring_lands = True, np.ones(len(unit), dtype=bool)
+    direct_lands, ring_lands = True, _ALL_LAND[: len(unit)]
     if obs.flying:  # the reference's landing questions, asked here (pure, so in any order)
         if goal_r > 0:
             direct = centre + (start - centre) * (goal_r / dc) if dc > goal_r else centre
@@ -360,6 +360,12 @@ def search_now(
     probes.extend(map(tuple, got.tolist()))
     included.update(inc.tolist())
     return path if found else None
+
+
+_ALL_LAND = np.ones(64, dtype=bool)
+"""Every ring point lands (a mover that does not fly), sliced to the ring's size. Shared, and
+left writeable only because the compiled search's signature takes a writeable array (a
+read-only one would compile a second `search_now`); nothing writes it."""
 
 
 def legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray | None:
