@@ -131,7 +131,7 @@ class _TowardRecord:
 
     xy: np.ndarray  # every centre when answered
     reach: float  # the goal and ring tests probed points within this of the goal
-    included: frozenset[int]  # models the search went around
+    included: tuple[int, ...]  # models the search went around (a tuple: untracked by the collector)
     probes: tuple[tuple[float, float, float, float], ...]  # the search's segments and points
     path: np.ndarray | None
 
@@ -179,10 +179,11 @@ def _record(
     """The `_TowardRecord` of one fresh call: the probes and included bases of the search's own
     record (the one that answered it, reused or made: `search._search_record`)."""
     probes: tuple[tuple[float, float, float, float], ...] = ()
-    included: frozenset[int] = frozenset()
+    included: tuple[int, ...] = ()
     if searched is not None:
-        probes = tuple(searched.probes)
-        included = frozenset(int(obs.model[k]) for k in searched.included)
+        probes = searched.probes
+        model = obs.model.tolist()
+        included = tuple(model[k] for k in searched.included)
     return _TowardRecord(mover.xy.copy(), reach, included, probes, None if out is None else out.copy())
 
 

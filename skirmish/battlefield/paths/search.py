@@ -362,14 +362,18 @@ class _SearchRecord:
     to it": the straight first try, the goal and ring points, and each round's path; the rest of
     its work (the A* rounds) sees only the bases it included. So the same question with some
     bases moved has the same answer, bit for bit, if none of the moved bases was included and
-    none comes too close to any of those probes, before or after its move (`_search`)."""
+    none comes too close to any of those probes, before or after its move (`_search`).
+
+    Kept for the game, so it holds no container the collector tracks but itself (tuples of
+    numbers, which the collector untracks, and arrays): each tracked object a game keeps is
+    walked by every later full collection."""
 
     cx: np.ndarray
     cy: np.ndarray
     clearance: np.ndarray
     lim2: np.ndarray
-    included: frozenset[int]
-    probes: list[tuple[float, float, float, float]]
+    included: tuple[int, ...]  # ascending
+    probes: tuple[tuple[float, float, float, float], ...]
     path: np.ndarray | None
 
 
@@ -421,8 +425,8 @@ def _search_record(
         obs.cy,
         obs.clearance,
         obs.lim2,
-        frozenset(included),
-        probes,
+        tuple(sorted(included)),
+        tuple(probes),
         None if path is None else path.copy(),
     )
     remember(memo, key, made, SEARCH_MEMO)

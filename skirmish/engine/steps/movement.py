@@ -131,8 +131,43 @@ MIN_LISTED = 0.25
 
 
 def end_key(point: list[float]) -> tuple[float, float]:
-    """Where a listed move ends, to 0.001": two entries ending at one key are one entry."""
+    """Where a listed move ends, to 0.001": two entries ending at one key are one entry.
+
+    `round(v, 3)` of each coordinate (`end_key_reference`), worked out without `round`'s decimal
+    conversion where the answer is certain (`_round3`, written out here for both coordinates):
+    the same floats bit for bit (a test)."""
+    x, y = point[0], point[1]
+    t = x * 1000.0
+    u = y * 1000.0
+    if -1e9 < t < 1e9 and -1e9 < u < 1e9:
+        k = round(t)
+        m = round(u)
+        d = t - k
+        e = u - m
+        if k and m and -0.499999 < d < 0.499999 and -0.499999 < e < 0.499999:
+            return (k / 1000.0, m / 1000.0)
+    return (_round3(x), _round3(y))
+
+
+def end_key_reference(point: list[float]) -> tuple[float, float]:
+    """`end_key` as Python's `round(v, 3)` gives it: the reference `_round3` is held to."""
     return (round(point[0], 3), round(point[1], 3))
+
+
+def _round3(v: float) -> float:
+    """`round(v, 3)`, bit for bit. `round` rounds the exact value of v x 1000 to the nearest
+    integer k (half to even) and returns the double nearest k / 1000, which is what the IEEE
+    division `k / 1000.0` gives (k and 1000 exact). t = v * 1000.0 is within 2^-53 |t| of the exact
+    product, so where t lies more than 1e-6 from a half-integer (and |t| < 1e9) the exact product
+    rounds to the same k as t; elsewhere (near or at a tie, k = 0 with its sign, huge, NaN,
+    infinite) `round` answers itself."""
+    t = v * 1000.0
+    if -1e9 < t < 1e9:
+        k = round(t)
+        d = t - k
+        if k and -0.499999 < d < 0.499999:
+            return k / 1000.0
+    return round(v, 3)
 
 
 def listed_move(
@@ -291,12 +326,14 @@ def _straight_listing(
     memo: dict[tuple[object, ...], _Lines] = game.memo.setdefault("straight_listing", {})
     found = memo.get(key)
     if found is None:
-        found = remember(
-            memo,
-            key,
-            tuple((end_key(to), segment_length([here, to]) < MIN_LISTED) for to in ends),
-            LISTING_MEMO,
-        )
+        # `segment_length([here, to])` written out (its one term added to 0.0), per line.
+        x0, y0 = here[0], here[1]
+        lines = []
+        for to in ends:
+            dx = to[0] - x0
+            dy = to[1] - y0
+            lines.append((end_key(to), 0.0 + math.sqrt(dx * dx + dy * dy) < MIN_LISTED))
+        found = remember(memo, key, tuple(lines), LISTING_MEMO)
     return found
 
 

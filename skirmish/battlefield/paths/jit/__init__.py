@@ -46,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from skirmish.battlefield.measure import CONTACT
+from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL
 from skirmish.battlefield.paths.check import LENGTH_TOL, STRAIGHT_SMALL, _lands, landing
 from skirmish.battlefield.paths.kernel import BLOCKED_SMALL
-from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
+from skirmish.battlefield.paths.obstacles import _NO_EDGES, BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import ARC_TOL, NODE_MARGIN, _convex_vertices, _discs
 from skirmish.battlefield.table import Table
 from skirmish.data.atomic import write_atomic
@@ -242,6 +242,14 @@ def astar(
     return path if found else None
 
 
+def pieces_of(table: Table, flying: bool) -> tuple[np.ndarray, ...]:
+    """`pieces` of the obstacle set a mover that flies (or not) has on `table`: a flyer's set and
+    a bare table's have no pieces, every other set has all the table's impassable ones."""
+    if flying or not len(table.impassable_index):
+        return _NO_PIECES
+    return _table_pieces(table)
+
+
 def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
     """Every impassable piece of `obs` as the compiled kernels take them, built once per table
     (read-only): its box and edge range e0:e1 in `EdgeKernel.rows`, and its convex corners
@@ -249,9 +257,15 @@ def pieces(table: Table, obs: _Obstacles) -> tuple[np.ndarray, ...]:
     passes over the pieces)."""
     if not len(obs.polys):
         return _NO_PIECES
+    return _table_pieces(table)
+
+
+def _table_pieces(table: Table) -> tuple[np.ndarray, ...]:
+    """`pieces` of a set with every impassable piece of `table` (the table's kernel), built once
+    per table."""
     hit = table.memo.get("jit_pieces")
     if hit is None:
-        k = obs.kern
+        k = table.imp_kernel
         parts = [_convex_vertices(table, j) for j in range(k.count)]
         sizes = np.array([len(v) for v in parts], dtype=np.int64)
         v1 = np.cumsum(sizes).astype(np.int64)
@@ -304,7 +318,7 @@ def search_now(
     sx, sy = start.tolist()
     gx, gy = centre.tolist()
     dc = float(np.hypot(sx - gx, sy - gy))  # numpy's (the C library's) hypot, as the reference
-    direct_lands, ring_lands = True, np.ones(len(unit), dtype=bool)
+    direct_lands, ring_lands = True, _ALL_LAND[: len(unit)]
     if obs.flying:  # the reference's landing questions, asked here (pure, so in any order)
         if goal_r > 0:
             direct = centre + (start - centre) * (goal_r / dc) if dc > goal_r else centre
@@ -346,6 +360,12 @@ def search_now(
     probes.extend(map(tuple, got.tolist()))
     included.update(inc.tolist())
     return path if found else None
+
+
+_ALL_LAND = np.ones(64, dtype=bool)
+"""Every ring point lands (a mover that does not fly), sliced to the ring's size. Shared, and
+left writeable only because the compiled search's signature takes a writeable array (a
+read-only one would compile a second `search_now`); nothing writes it."""
 
 
 def legal_points(table: Table, obs: _Obstacles, pts: np.ndarray) -> np.ndarray | None:
@@ -390,7 +410,58 @@ def straight_moves(
 ) -> np.ndarray | None:
     """`check.check_straight_moves` compiled for a batch it would answer in plain floats (at most
     STRAIGHT_SMALL moves), the same booleans; None when the compiled finder is not loaded (this
-    does not load it) or the batch is bigger: ask `check_straight_moves` then."""
+    does not load it) or the batch is bigger: ask `check_straight_moves` then.
+
+    The obstacle set it is judged against (`mover.obstacles(start, contact=False)`: every other
+    base in play at plain clearance, the impassable pieces unless the mover flies) is not built:
+    the compiled call makes the base rows from the centres and radii with `_obstacles`' formulas
+    (`straight.straight_moves_at`), the same rows bit for bit (a property test)."""
+    jlazy = _LOADED[0] if _LOADED else None
+    e = np.asarray(ends, dtype=float).reshape(-1, 2)
+    if jlazy is None or len(e) > STRAIGHT_SMALL:
+        return None
+    s = np.ascontiguousarray(starts, dtype=float).reshape(-1, 2)
+    table = mover.table
+    r = float(mover.radii[mover.index])
+    box, e0, e1 = pieces_of(table, mover.flying)[:3]
+    kern = table.imp_kernel if len(box) else _NO_EDGES
+    tlim = r - OVERLAP_TOL
+    lo = r - 1e-9
+    gone = mover.ignore
+    ok = _guarded(
+        jlazy.straight_moves_at,
+        s,
+        np.ascontiguousarray(e),
+        np.ascontiguousarray(mover.xy),
+        np.ascontiguousarray(mover.radii),
+        mover.index,
+        np.zeros(len(mover.xy), dtype=bool) if gone is None else np.ascontiguousarray(gone, dtype=bool),
+        np.ascontiguousarray(mover.enemies),
+        CONTACT,
+        OVERLAP_TOL,
+        BOX_SLACK,
+        kern.rows,
+        box,
+        e0,
+        e1,
+        tlim + BOX_SLACK,
+        tlim * tlim,
+        lo,
+        table.width - lo,
+        table.height - lo,
+        max_length + LENGTH_TOL,
+    )
+    if ok is None:  # the compiled code failed: the reference from then on
+        return None
+    return ok & landing(table, e, r) if mover.flying else ok
+
+
+def straight_moves_reference(
+    mover: Mover, starts: np.ndarray, ends: np.ndarray, max_length: float
+) -> np.ndarray | None:
+    """`straight_moves` as it was, on the obstacle set itself (`mover.obstacles(start,
+    contact=False)` and `straight.straight_moves`): the reference the property test holds
+    `straight_moves` to."""
     jlazy = _LOADED[0] if _LOADED else None
     e = np.asarray(ends, dtype=float).reshape(-1, 2)
     if jlazy is None or len(e) > STRAIGHT_SMALL:
@@ -419,7 +490,7 @@ def straight_moves(
         table.height - lo,
         max_length + LENGTH_TOL,
     )
-    if ok is None:  # the compiled code failed: the reference from then on
+    if ok is None:
         return None
     return ok & landing(table, e, obs.radius) if mover.flying else ok
 

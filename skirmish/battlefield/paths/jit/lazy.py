@@ -10,7 +10,7 @@ same order, so the path, the probes and the included bases are the reference's e
 
 This module is what `jit.compiled()` returns: the compiled finder's entry points are its
 `search_now` and, imported here so that one loaded module holds them all, `astar` (one A* call)
-and `straight_moves` (a small batch of straight moves).
+and `straight_moves` / `straight_moves_at` (a small batch of straight moves).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from numba import njit
 
 from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, pip, point_near
 from skirmish.battlefield.paths.jit.search import astar
-from skirmish.battlefield.paths.jit.straight import straight_moves
+from skirmish.battlefield.paths.jit.straight import straight_moves, straight_moves_at
 
-__all__ = ["astar", "legal_points", "search_now", "straight_moves"]
+__all__ = ["astar", "legal_points", "search_now", "straight_moves", "straight_moves_at"]
 
 
 @njit(cache=True)

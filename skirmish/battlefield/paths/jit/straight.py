@@ -94,3 +94,63 @@ def straight_moves(
                     break
         ok[i] = good
     return ok
+
+
+@njit(cache=True)
+def straight_moves_at(
+    s: np.ndarray,
+    e: np.ndarray,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    mover: int,
+    out: np.ndarray,
+    enemy: np.ndarray,
+    contact: float,
+    overlap_tol: float,
+    box_slack: float,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    lo: float,
+    hx: float,
+    hy: float,
+    limit: float,
+) -> np.ndarray:
+    """`straight_moves` on the mover's obstacle set without contact rules (`Mover.obstacles(...,
+    contact=False)`), its base rows made here from every centre and radius: each model other
+    than `mover` and the out-of-play (`out`) in index order, clearance `radii[k] + radii[mover]`,
+    its row by `obstacles._obstacles`' formulas in their order (limit = clearance - overlap_tol,
+    squared; box half-width limit + box_slack), so the same rows bit for bit; `enemy` is the
+    enemy mask over every model."""
+    n = xy.shape[0]
+    r = radii[mover]
+    nb = 0
+    for k in range(n):
+        if k != mover and not out[k]:
+            nb += 1
+    bases = np.empty((nb, 7))
+    clear = np.empty(nb)
+    foe = np.empty(nb, dtype=np.bool_)
+    i = 0
+    for k in range(n):
+        if k == mover or out[k]:
+            continue
+        c = radii[k] + r
+        lim = c - overlap_tol
+        w = lim + box_slack
+        cx = xy[k, 0]
+        cy = xy[k, 1]
+        bases[i, 0] = cx
+        bases[i, 1] = cy
+        bases[i, 2] = lim * lim
+        bases[i, 3] = cx - w
+        bases[i, 4] = cx + w
+        bases[i, 5] = cy - w
+        bases[i, 6] = cy + w
+        clear[i] = c
+        foe[i] = enemy[k]
+        i += 1
+    return straight_moves(s, e, bases, clear, foe, contact, edges, pbox, pe0, pe1, tl, tl2, lo, hx, hy, limit)
