@@ -42,6 +42,51 @@ def make_zone(name: str, points: int, poly: shapely.Polygon) -> Zone:
     return Zone(name, points, poly, centre, tuple(spots))
 
 
+@cache
+def zone_of(name: str, points: int, polygon: tuple[tuple[float, float], ...]) -> Zone:
+    """`make_zone` of the zone with this name, worth and polygon (its corners as floats): a pure
+    function of them, so worked out once per process and shared by every bot and game (a `Zone`
+    is never changed: `holders` hands out copies of its spots)."""
+    return make_zone(name, points, shapely.Polygon(polygon))
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """The zones worth points in the order `holders` fills them (richest first, then by name), with
+    their centres as plain floats: worked out once per scenario (`holding_of`)."""
+
+    zones: tuple[Zone, ...]
+    centres: tuple[tuple[float, float], ...]
+
+
+def holding_of(zones: Sequence[Zone]) -> Holding:
+    ranked = tuple(sorted((z for z in zones if z.points > 0), key=lambda z: (-z.points, z.name)))
+    return Holding(ranked, tuple((float(z.centre[0]), float(z.centre[1])) for z in ranked))
+
+
+_hypot = np.hypot
+
+
+def holders_of(
+    held: Holding, mine: Sequence[ModelState], toughness: dict[str, float], pts: Sequence[Sequence[float]]
+) -> dict[str, np.ndarray]:
+    """`holders(zones, mine, toughness, xy)` for `held = holding_of(zones)` and `pts` the rows of
+    `xy` as plain floats: the same spots. Each distance is numpy's `hypot` of the same float
+    differences, one model at a time (a zone holds at most a few models, and one scalar call
+    costs less than the arrays around a vectorised one); the zones' order is worked out once."""
+    out: dict[str, np.ndarray] = {}
+    for z, (cx, cy) in zip(held.zones, held.centres, strict=True):
+        free = [
+            (-toughness[x.id], float(_hypot(p[0] - cx, p[1] - cy)), x.index, k)
+            for k, (x, p) in enumerate(zip(mine, pts, strict=True))
+            if x.id not in out
+        ]
+        free.sort()
+        for n, (_, _, _, k) in enumerate(free[:3]):
+            out[mine[k].id] = z.spots[n].copy()
+    return out
+
+
 def in_zones(zones: Sequence[Zone], xy: np.ndarray) -> np.ndarray:
     """Which of the points stand in a zone worth points: one vectorised test per zone."""
     mask = np.zeros(len(xy), dtype=bool)
