@@ -123,5 +123,7 @@ def test_best_range_kept_across_decisions_is_the_fresh_range(scenario: str) -> N
             for m in game.state.models:
                 assert keeper._best_range(game, m) == HeuristicBot._best_range_now(game, m)
                 checked += 1
-            game.apply(bots[game.state.active_player].choose(game))
+            bot = bots[game.state.active_player]
+            assert bot is not None
+            game.apply(bot.choose(game))
     assert checked > 300

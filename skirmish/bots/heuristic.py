@@ -358,7 +358,8 @@ class HeuristicBot:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
             return queries.first_move_option(game, m, zone)
-        candidates = queries.move_options(game, m, queries.move_goals(game, m))
+        # the default goals (`move_goals`), worked out by the listing from the masks it has
+        candidates = queries.move_options(game, m)
         if not candidates:
             return None
         here = s.xy[m.index].copy()

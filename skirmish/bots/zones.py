@@ -123,29 +123,32 @@ def holders(
     return out
 
 
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    """The dot product of two 2-vectors written out: `np.dot` goes to a BLAS whose kernel (and so
-    whose rounding: fused multiply-adds or not) depends on the CPU, and replays must not."""
-    return float(a[0] * b[0] + a[1] * b[1])
-
-
 def lies_beyond(xy: np.ndarray, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
     """Whether a model (at its row of `xy`) lies beyond `zone` as seen from `here` (nearly straight
     on, and farther than nine tenths of the way there): an enemy a zone runner's closing charge may
-    aim at. `here` must be at least 1" from `zone`."""
-    gap = zone - here
-    n = float(np.hypot(*gap))
-    to_zone = gap / n
+    aim at. `here` must be at least 1" from `zone`.
+
+    In plain floats: the differences, quotients, products and sums of the 2-vectors it was written
+    with, the dot product written out as `a[0] * b[0] + a[1] * b[1]` (never `np.dot`, whose BLAS
+    kernel and so whose rounding depends on the CPU), and numpy's `hypot` of the same numbers: the
+    same answers without a numpy scalar per operation (a test holds it to the vector reference)."""
+    hx, hy = here.tolist()
+    zx, zy = zone.tolist()
+    gx, gy = zx - hx, zy - hy
+    n = float(_hypot(gx, gy))
+    tx, ty = gx / n, gy / n
     far = n * 0.9
-    unit = float(np.hypot(*to_zone))  # not exactly 1 in floats: the cosine divides by it
+    unit = float(_hypot(tx, ty))  # not exactly 1 in floats: the cosine divides by it
+    rows = xy.tolist()
 
     def beyond(f: ModelState) -> bool:
-        ahead = xy[f.index] - here
-        along = _dot(ahead, to_zone)
+        px, py = rows[f.index]
+        ax, ay = px - hx, py - hy
+        along = ax * tx + ay * ty
         if along <= far:
             return False
         # the cosine of `ahead` and `to_zone` (0 for a vector shorter than 1e-9)
-        na = float(np.hypot(*ahead))
+        na = float(_hypot(ax, ay))
         cos = 0.0 if na < 1e-9 or unit < 1e-9 else along / (na * unit)
         return cos > 0.8
 
