@@ -4,6 +4,7 @@
   worked out once) gives `zones.holders`' spots, at random tables with ties in toughness and
   distance;
 - `zones.zone_of` (kept per process by the zone's data) is `make_zone` of a fresh polygon;
+- `zones.contains_xy` (shapely's point test without its wrappers) answers as `shapely.contains_xy`;
 - `Score.base_total` (a plain loop) is the characteristic plus the sum of the modifiers;
 - the position scores' cover bonus read from a table by rank is the `np.where` choice it replaces;
 - the bot's best range, kept across decisions on the engine's shot list and the model's AP, is
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from skirmish.bots import heuristic
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import seat_bots
+from skirmish.bots.zones import contains_xy as zone_contains
 from skirmish.bots.zones import holders, holders_of, holding_of, make_zone, zone_of
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.game import Game
@@ -127,3 +129,25 @@ def test_best_range_kept_across_decisions_is_the_fresh_range(scenario: str) -> N
             assert bot is not None
             game.apply(bot.choose(game))
     assert checked > 300
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    corners=st.lists(st.tuples(_coord, _coord), min_size=3, max_size=8),
+    pts=st.lists(st.tuples(_coord, _coord), min_size=1, max_size=12),
+)
+def test_zone_contains_xy_is_shapelys(
+    corners: list[tuple[float, float]], pts: list[tuple[float, float]]
+) -> None:
+    """The zones' point test without shapely's wrappers answers as `shapely.contains_xy`, for points
+    in, out, on a corner and on an edge's midpoint (boundary points are not contained)."""
+    poly = shapely.Polygon(corners)
+    if not poly.is_valid or poly.area <= 0:
+        return
+    zone = make_zone("z", 1, shapely.Polygon(corners))
+    (ax, ay), (bx, by) = corners[0], corners[1]
+    xy = np.array([*pts, corners[0], ((ax + bx) / 2, (ay + by) / 2)], dtype=float)
+    want = shapely.contains_xy(shapely.Polygon(corners), xy[:, 0], xy[:, 1])
+    assert (zone_contains(zone.poly, xy[:, 0], xy[:, 1]) == want).all()
+    for (x, y), w in zip(xy, want, strict=True):
+        assert bool(zone_contains(zone.poly, x, y)) == bool(w)

@@ -15,13 +15,13 @@ from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import numpy as np
-import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
 from skirmish.bots.zones import (
     Holding,
     Zone,
+    contains_xy,
     holders_of,
     holding_of,
     in_zones,
@@ -352,7 +352,7 @@ class HeuristicBot:
             # The zone mask (kept per arrangement) answers for the zones worth points; only a
             # zone worth none is asked here (the same point test, `shapely.contains_xy`).
             inside = self._in_zone(game, m) or any(
-                shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
+                contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
             )
             if inside:
                 return None
@@ -519,7 +519,7 @@ class HeuristicBot:
         if n < 1e-9:
             return False
         after = s.xy[t.index] + d / n * distance
-        if any(shapely.contains_xy(z.poly, *after) for z in self._zones(game)):
+        if any(contains_xy(z.poly, *after) for z in self._zones(game)):
             return False
         ours = any(self._in_zone(game, x) for x in self._mine(game))
         return ours or self._in_zone(game, me)
