@@ -1,8 +1,7 @@
 """Round 6's cheaper answers of the heuristic bot are the answers they replace, bit for bit.
 
-- `zones.holders_of` (plain-float differences, numpy's `hypot` a model at a time, the zones' order
-  worked out once) gives `zones.holders`' spots, at random tables with ties in toughness and
-  distance;
+- `zones.holders_of` (the zones' order and centres worked out once) gives `zones.holders`' spots,
+  at random tables with ties in toughness and distance;
 - `zones.zone_of` (kept per process by the zone's data) is `make_zone` of a fresh polygon;
 - `zones.contains_xy` (shapely's point test without its wrappers) answers as `shapely.contains_xy`;
 - `Score.base_total` (a plain loop) is the characteristic plus the sum of the modifiers;
@@ -64,7 +63,7 @@ def test_holders_of_gives_the_reference_holders(
     tough = {x.id: float(hps[k] * 2) for k, x in enumerate(mine)}
     made = [zone_of(f"z{k % 2}{k}", p, _square(x, y, s)) for k, (p, x, y, s) in enumerate(zones)]
     want = holders(made, mine, tough, xy)  # type: ignore[arg-type]
-    got = holders_of(holding_of(made), mine, tough, xy.tolist())  # type: ignore[arg-type]
+    got = holders_of(holding_of(made), mine, tough, xy)  # type: ignore[arg-type]
     assert list(got) == list(want)
     for key, spot in want.items():
         assert got[key].tobytes() == spot.tobytes()

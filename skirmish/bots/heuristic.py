@@ -310,21 +310,18 @@ class HeuristicBot:
         if not held.zones:
             return {}  # nothing to hold in this scenario
         mine = [x for x in game.player_models(player) if x.active]
-        # The positions as plain floats (keyed by value: two arrangements whose floats are equal,
-        # a zero's sign apart, give the same differences from the centres and so the same duties).
-        rows = game.state.xy.tolist()
-        pts = [rows[x.index] for x in mine]
-        key = (player, tuple([(x.index, x.hp, p[0], p[1]) for x, p in zip(mine, pts, strict=True)]))
+        xy = game.state.xy[[x.index for x in mine]]
+        key = (player, tuple([(x.index, x.hp) for x in mine]), xy.tobytes())
         memo = self._duty_memo.setdefault(game, {})
         duties = memo.get(key)
         if duties is None:
             if len(memo) > 256:
                 memo.clear()
-            duties = memo[key] = self._zone_duties_now(game, held, mine, pts)
+            duties = memo[key] = self._zone_duties_now(game, held, mine, xy)
         return duties
 
     def _zone_duties_now(
-        self, game: Game, held: Holding, mine: list[ModelState], pts: list[list[float]]
+        self, game: Game, held: Holding, mine: list[ModelState], xy: np.ndarray
     ) -> dict[str, np.ndarray]:
         # A model's saves are those of its profile, which never changes in a game: its toughness is
         # a function of its HP, kept per game.
@@ -335,7 +332,7 @@ class HeuristicBot:
             if t is None:
                 t = known[(x.id, x.hp)] = self._toughness(game, x)
             tough[x.id] = t
-        return holders_of(held, mine, tough, pts)
+        return holders_of(held, mine, tough, xy)
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:

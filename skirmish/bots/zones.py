@@ -83,19 +83,18 @@ _hypot = np.hypot
 
 
 def holders_of(
-    held: Holding, mine: Sequence[ModelState], toughness: dict[str, float], pts: Sequence[Sequence[float]]
+    held: Holding, mine: Sequence[ModelState], toughness: dict[str, float], xy: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """`holders(zones, mine, toughness, xy)` for `held = holding_of(zones)` and `pts` the rows of
-    `xy` as plain floats: the same spots. Each distance is numpy's `hypot` of the same float
-    differences, one model at a time (a zone holds at most a few models, and one scalar call
-    costs less than the arrays around a vectorised one); the zones' order is worked out once."""
+    """`holders(zones, mine, toughness, xy)` for `held = holding_of(zones)`: the same spots, with
+    the zones' order worked out once and each zone's distances one `np.hypot` of the columns less
+    the centre's plain floats (the same element-wise differences as the centre's numpy scalars)."""
     out: dict[str, np.ndarray] = {}
+    if not held.zones:
+        return out
+    xs, ys = xy[:, 0], xy[:, 1]
     for z, (cx, cy) in zip(held.zones, held.centres, strict=True):
-        free = [
-            (-toughness[x.id], float(_hypot(p[0] - cx, p[1] - cy)), x.index, k)
-            for k, (x, p) in enumerate(zip(mine, pts, strict=True))
-            if x.id not in out
-        ]
+        dist = _hypot(xs - cx, ys - cy).tolist()
+        free = [(-toughness[x.id], dist[k], x.index, k) for k, x in enumerate(mine) if x.id not in out]
         free.sort()
         for n, (_, _, _, k) in enumerate(free[:3]):
             out[mine[k].id] = z.spots[n].copy()
