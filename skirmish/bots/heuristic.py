@@ -15,11 +15,20 @@ from typing import TypeVar, cast
 from weakref import WeakKeyDictionary
 
 import numpy as np
-import shapely
 
 from skirmish.bots.duel_bot import DuelBot
 from skirmish.bots.estimate import DistanceJudge
-from skirmish.bots.zones import Zone, holders, in_zones, lies_beyond, make_zone, toughness_of
+from skirmish.bots.zones import (
+    Holding,
+    Zone,
+    contains_xy,
+    holders_of,
+    holding_of,
+    in_zones,
+    lies_beyond,
+    toughness_of,
+    zone_of,
+)
 from skirmish.engine import queries
 from skirmish.engine.core.actions import (
     Action,
@@ -34,6 +43,7 @@ from skirmish.engine.core.actions import (
 )
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.game import Game
+from skirmish.engine.queries import shot_specs
 
 _T = TypeVar("_T")
 
@@ -43,6 +53,11 @@ _HEAL = frozenset({"heal"})
 """The shooting step's effects when no push can be of use (`_shooting`)."""
 _CHARGE_EFFECTS = frozenset({"buff", "chi_block"})
 """The ability effects the bot uses in the charges step."""
+
+_SHOOTER_COVER = np.array([0.0, 1.0, 2.5, 2.5])
+"""A shooter's value of standing in cover, by cover rank (0 open .. 3 dense): 1 for light, 2.5 more."""
+_FIGHTER_COVER = np.array([0.0, 0.0, 1.0, 1.0])
+"""A fighter's value of standing in cover, by rank: 1 in cover of rank 2 or more."""
 
 
 class HeuristicBot:
@@ -57,8 +72,8 @@ class HeuristicBot:
             WeakKeyDictionary()
         )
         self._tough_memo: WeakKeyDictionary[Game, dict[tuple[str, int], float]] = WeakKeyDictionary()
-        self._polys: dict[tuple[tuple[float, float], ...], shapely.Polygon] = {}
-        self._zone_info: tuple[object, tuple[Zone, ...]] | None = None
+        self._zone_info: tuple[object, tuple[Zone, ...], Holding] | None = None
+        self._ranges: dict[str, tuple[list[queries.ShotSpec], int, float]] = {}
         self._mask: tuple[Game, bytes, np.ndarray] | None = None
         self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
         self._duel = DuelBot(seed, player)
@@ -153,7 +168,16 @@ class HeuristicBot:
         )
 
     def _best_range(self, game: Game, m: ModelState) -> float:
-        return self._once(game, ("range", m.id), lambda: self._best_range_now(game, m))
+        """`_best_range_now`, kept across decisions on what it reads: the list the engine's
+        `shot_specs` gives (kept by the game per model and turn, never changed; held here, so the
+        identity test cannot meet a reused id) and the model's AP."""
+        specs = shot_specs(game, m)
+        found = self._ranges.get(m.id)
+        if found is not None and found[0] is specs and found[1] == m.ap:
+            return found[2]
+        best = self._best_range_now(game, m)
+        self._ranges[m.id] = (specs, m.ap, best)
+        return best
 
     @staticmethod
     def _best_range_now(game: Game, m: ModelState) -> float:
@@ -230,31 +254,40 @@ class HeuristicBot:
     def _zone_mask(self, game: Game) -> np.ndarray:
         """Which models stand in a scoring zone, for every model at once: one vectorised test per
         zone, kept for the exact arrangement it was worked out for (the positions' bytes)."""
+        now = self._now
+        if now is not None and now[0] is game:
+            # nothing moves while the bot chooses: within a decision the mask is asked once
+            kept = now[1].get(("mask",))
+            if kept is not None:
+                return cast("np.ndarray", kept)
         xy = game.state.xy
         key = xy.tobytes()
         found = self._mask
         if found is not None and found[0] is game and found[1] == key:
-            return found[2]
-        mask = in_zones(self._zones(game), xy)
-        self._mask = (game, key, mask)
+            mask = found[2]
+        else:
+            mask = in_zones(self._zones(game), xy)
+            self._mask = (game, key, mask)
+        if now is not None and now[0] is game:
+            now[1][("mask",)] = mask
         return mask
 
     def _zones(self, game: Game) -> tuple[Zone, ...]:
         """The scenario's scoring zones (in its order) with their polygon, centre and holders' spots,
-        worked out once per scenario (held here, so the identity test cannot meet a reused id)."""
+        worked out once per scenario (held here, so the identity test cannot meet a reused id; the
+        zones themselves are kept per process by their data, `zone_of`)."""
+        return self._zone_data(game)[1]
+
+    def _zone_data(self, game: Game) -> tuple[object, tuple[Zone, ...], Holding]:
         found = self._zone_info
         if found is not None and found[0] is game.scenario:
-            return found[1]
-        zones = [make_zone(z.name, z.points, self._zone_poly(z)) for z in game.scenario.scoring.zones]
-        self._zone_info = (game.scenario, tuple(zones))
-        return self._zone_info[1]
-
-    def _zone_poly(self, z: object) -> shapely.Polygon:
-        key = tuple((float(x), float(y)) for x, y in z.polygon)  # type: ignore[attr-defined]
-        poly = self._polys.get(key)
-        if poly is None:
-            poly = self._polys[key] = shapely.Polygon(key)
-        return poly
+            return found
+        zones = tuple(
+            zone_of(z.name, z.points, tuple((float(x), float(y)) for x, y in z.polygon))
+            for z in game.scenario.scoring.zones
+        )
+        self._zone_info = (game.scenario, zones, holding_of(zones))
+        return self._zone_info
 
     @staticmethod
     def _toughness(game: Game, m: ModelState) -> float:
@@ -273,7 +306,8 @@ class HeuristicBot:
         return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
 
     def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
-        if not any(z.points > 0 for z in self._zones(game)):
+        held = self._zone_data(game)[2]
+        if not held.zones:
             return {}  # nothing to hold in this scenario
         mine = [x for x in game.player_models(player) if x.active]
         xy = game.state.xy[[x.index for x in mine]]
@@ -283,10 +317,12 @@ class HeuristicBot:
         if duties is None:
             if len(memo) > 256:
                 memo.clear()
-            duties = memo[key] = self._zone_duties_now(game, mine, xy)
+            duties = memo[key] = self._zone_duties_now(game, held, mine, xy)
         return duties
 
-    def _zone_duties_now(self, game: Game, mine: list[ModelState], xy: np.ndarray) -> dict[str, np.ndarray]:
+    def _zone_duties_now(
+        self, game: Game, held: Holding, mine: list[ModelState], xy: np.ndarray
+    ) -> dict[str, np.ndarray]:
         # A model's saves are those of its profile, which never changes in a game: its toughness is
         # a function of its HP, kept per game.
         known = self._tough_memo.setdefault(game, {})
@@ -296,7 +332,7 @@ class HeuristicBot:
             if t is None:
                 t = known[(x.id, x.hp)] = self._toughness(game, x)
             tough[x.id] = t
-        return holders(self._zones(game), mine, tough, xy)
+        return holders_of(held, mine, tough, xy)
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -313,13 +349,14 @@ class HeuristicBot:
             # The zone mask (kept per arrangement) answers for the zones worth points; only a
             # zone worth none is asked here (the same point test, `shapely.contains_xy`).
             inside = self._in_zone(game, m) or any(
-                shapely.contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
+                contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
             )
             if inside:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
             return queries.first_move_option(game, m, zone)
-        candidates = queries.move_options(game, m, queries.move_goals(game, m))
+        # the default goals (`move_goals`), worked out by the listing from the masks it has
+        candidates = queries.move_options(game, m)
         if not candidates:
             return None
         here = s.xy[m.index].copy()
@@ -358,9 +395,8 @@ class HeuristicBot:
         """Cheap value of standing at each point: cover, the right distance to the enemy, zones."""
         s = game.state
         rank, _ = game.table.cover_of(ends)
-        rank = np.asarray(rank, dtype=float)
         if m.profile.flying:
-            rank[:] = 0
+            rank = np.zeros(len(ends), dtype=np.intp)
         foes = self._foes(game, m)
         rows = [f.index for f in foes]
         fxy, fr = s.xy[rows], s.radii[rows]  # the same numbers as stacking them row by row
@@ -372,11 +408,12 @@ class HeuristicBot:
         nearest = d.min(axis=1)
         if self._is_shooter(game, m):
             want = max(2.0, self._best_range(game, m) - 2.0)
-            value = -np.abs(nearest - want) * 0.4 + np.where(rank >= 2, 2.5, np.where(rank == 1, 1.0, 0.0))
-            value -= np.where(nearest < 3.0, 1.0, 0.0)  # not needlessly inside easy charge reach
+            # The cover bonus by rank read from a table (the same constants `np.where` picked).
+            value = -np.abs(nearest - want) * 0.4 + _SHOOTER_COVER[rank]
+            value -= nearest < 3.0  # not needlessly inside easy charge reach (1.0 where True)
         else:
             reach = m.profile.charge
-            value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + np.where(rank >= 2, 1.0, 0.0)
+            value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + _FIGHTER_COVER[rank]
         for z in zones:
             dz = np.hypot(ends[:, 0] - z[0], ends[:, 1] - z[1])
             value += np.where(dz < 3.0, 2.0, 0.0) - dz * 0.02
@@ -479,7 +516,7 @@ class HeuristicBot:
         if n < 1e-9:
             return False
         after = s.xy[t.index] + d / n * distance
-        if any(shapely.contains_xy(z.poly, *after) for z in self._zones(game)):
+        if any(contains_xy(z.poly, *after) for z in self._zones(game)):
             return False
         ours = any(self._in_zone(game, x) for x in self._mine(game))
         return ours or self._in_zone(game, me)
@@ -501,7 +538,7 @@ class HeuristicBot:
         ranked: list[tuple[float, int, ModelState, ModelState]] = []
         hints: set[str] | None = None  # the chargers are all the player's: one scenario hint
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             if self._is_shooter(game, m) and not any(game.distance(m, f) <= 2.5 for f in self._foes(game, m)):
                 continue
@@ -527,6 +564,11 @@ class HeuristicBot:
                 return Charge(m.id, t.id)
         return self._closing_charge(game)
 
+    def _can_charge(self, game: Game, m: ModelState) -> bool:
+        """`can_charge`, asked once per model and decision (the ranked charges and the closing
+        charge both ask it of every model, and nothing changes between)."""
+        return self._once(game, ("can_charge", m.id), lambda: queries.can_charge(game, m))
+
     def _in_reach(self, game: Game, m: ModelState) -> Callable[[ModelState], bool]:
         """Whether the bot believes a target within `m`'s charge (the targets beyond are passed over
         before their sight is asked)."""
@@ -546,7 +588,7 @@ class HeuristicBot:
         if game.options.premeasure:
             return None  # with premeasuring, a charge that would fall short cannot be declared
         for m in self._mine(game):
-            if not queries.can_charge(game, m):
+            if not self._can_charge(game, m):
                 continue
             zone = self._zone_duty(game, m)
             if zone is not None and self._in_zone(game, m):

@@ -59,9 +59,11 @@ class PursuitHeroBot(HeuristicBot):
     def _roles_memoised(self, game: Game) -> dict[str, str]:
         """Memoised weakly per game on everything the roles are worked out from: the current
         objective (by value) and each hero's active flag, HP and position."""
-        xy = game.state.xy
+        # The positions by value, one conversion for all (the roles read them as plain floats:
+        # equal floats, a zero's sign apart, give the same distances and so the same roles).
+        rows = game.state.xy.tolist()
         mine = game.player_models(self.player)
-        heroes = tuple((m.active, m.hp, xy[m.index].tobytes()) for m in mine)
+        heroes = tuple((m.active, m.hp, *rows[m.index]) for m in mine)
         key = (self._rules(game).current_objective(), heroes)
         memo = self._roles_memo.setdefault(game, {})
         if key not in memo:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import shapely
@@ -30,9 +31,23 @@ class Zone:
     spots: tuple[np.ndarray, ...]
 
 
+_LIB_CONTAINS_XY = getattr(shapely.lib, "contains_xy", None)
+
+
+def contains_xy(poly: shapely.Polygon, x: Any, y: Any) -> Any:
+    """`shapely.contains_xy(poly, x, y)` for a polygon `make_zone` prepared: the function it calls
+    after preparing (`shapely.lib.contains_xy`), without its wrappers, which cost some ten times the
+    test itself for the few points the bot asks about. The public function where shapely has none."""
+    if _LIB_CONTAINS_XY is None:
+        return shapely.contains_xy(poly, x, y)
+    return _LIB_CONTAINS_XY(poly, x, y)
+
+
 def make_zone(name: str, points: int, poly: shapely.Polygon) -> Zone:
     """The zone's representative point is its centre; a holder's spot that falls outside the
-    polygon is replaced by the centre."""
+    polygon is replaced by the centre. The polygon is prepared (as `shapely.contains_xy` prepares
+    it at its first question) for `contains_xy`."""
+    shapely.prepare(poly)
     p = poly.representative_point()
     centre = np.array([p.x, p.y])
     spots = []
@@ -42,12 +57,56 @@ def make_zone(name: str, points: int, poly: shapely.Polygon) -> Zone:
     return Zone(name, points, poly, centre, tuple(spots))
 
 
+@cache
+def zone_of(name: str, points: int, polygon: tuple[tuple[float, float], ...]) -> Zone:
+    """`make_zone` of the zone with this name, worth and polygon (its corners as floats): a pure
+    function of them, so worked out once per process and shared by every bot and game (a `Zone`
+    is never changed: `holders` hands out copies of its spots)."""
+    return make_zone(name, points, shapely.Polygon(polygon))
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """The zones worth points in the order `holders` fills them (richest first, then by name), with
+    their centres as plain floats: worked out once per scenario (`holding_of`)."""
+
+    zones: tuple[Zone, ...]
+    centres: tuple[tuple[float, float], ...]
+
+
+def holding_of(zones: Sequence[Zone]) -> Holding:
+    ranked = tuple(sorted((z for z in zones if z.points > 0), key=lambda z: (-z.points, z.name)))
+    return Holding(ranked, tuple((float(z.centre[0]), float(z.centre[1])) for z in ranked))
+
+
+_hypot = np.hypot
+
+
+def holders_of(
+    held: Holding, mine: Sequence[ModelState], toughness: dict[str, float], xy: np.ndarray
+) -> dict[str, np.ndarray]:
+    """`holders(zones, mine, toughness, xy)` for `held = holding_of(zones)`: the same spots, with
+    the zones' order worked out once and each zone's distances one `np.hypot` of the columns less
+    the centre's plain floats (the same element-wise differences as the centre's numpy scalars)."""
+    out: dict[str, np.ndarray] = {}
+    if not held.zones:
+        return out
+    xs, ys = xy[:, 0], xy[:, 1]
+    for z, (cx, cy) in zip(held.zones, held.centres, strict=True):
+        dist = _hypot(xs - cx, ys - cy).tolist()
+        free = [(-toughness[x.id], dist[k], x.index, k) for k, x in enumerate(mine) if x.id not in out]
+        free.sort()
+        for n, (_, _, _, k) in enumerate(free[:3]):
+            out[mine[k].id] = z.spots[n].copy()
+    return out
+
+
 def in_zones(zones: Sequence[Zone], xy: np.ndarray) -> np.ndarray:
     """Which of the points stand in a zone worth points: one vectorised test per zone."""
     mask = np.zeros(len(xy), dtype=bool)
     for z in zones:
         if z.points > 0:
-            mask |= shapely.contains_xy(z.poly, xy[:, 0], xy[:, 1])
+            mask |= contains_xy(z.poly, xy[:, 0], xy[:, 1])
     return mask
 
 
@@ -78,29 +137,32 @@ def holders(
     return out
 
 
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    """The dot product of two 2-vectors written out: `np.dot` goes to a BLAS whose kernel (and so
-    whose rounding: fused multiply-adds or not) depends on the CPU, and replays must not."""
-    return float(a[0] * b[0] + a[1] * b[1])
-
-
 def lies_beyond(xy: np.ndarray, here: np.ndarray, zone: np.ndarray) -> Callable[[ModelState], bool]:
     """Whether a model (at its row of `xy`) lies beyond `zone` as seen from `here` (nearly straight
     on, and farther than nine tenths of the way there): an enemy a zone runner's closing charge may
-    aim at. `here` must be at least 1" from `zone`."""
-    gap = zone - here
-    n = float(np.hypot(*gap))
-    to_zone = gap / n
+    aim at. `here` must be at least 1" from `zone`.
+
+    In plain floats: the differences, quotients, products and sums of the 2-vectors it was written
+    with, the dot product written out as `a[0] * b[0] + a[1] * b[1]` (never `np.dot`, whose BLAS
+    kernel and so whose rounding depends on the CPU), and numpy's `hypot` of the same numbers: the
+    same answers without a numpy scalar per operation (a test holds it to the vector reference)."""
+    hx, hy = here.tolist()
+    zx, zy = zone.tolist()
+    gx, gy = zx - hx, zy - hy
+    n = float(_hypot(gx, gy))
+    tx, ty = gx / n, gy / n
     far = n * 0.9
-    unit = float(np.hypot(*to_zone))  # not exactly 1 in floats: the cosine divides by it
+    unit = float(_hypot(tx, ty))  # not exactly 1 in floats: the cosine divides by it
+    rows = xy.tolist()
 
     def beyond(f: ModelState) -> bool:
-        ahead = xy[f.index] - here
-        along = _dot(ahead, to_zone)
+        px, py = rows[f.index]
+        ax, ay = px - hx, py - hy
+        along = ax * tx + ay * ty
         if along <= far:
             return False
         # the cosine of `ahead` and `to_zone` (0 for a vector shorter than 1e-9)
-        na = float(np.hypot(*ahead))
+        na = float(_hypot(ax, ay))
         cos = 0.0 if na < 1e-9 or unit < 1e-9 else along / (na * unit)
         return cos > 0.8
 

@@ -82,6 +82,7 @@ __all__ = [
     "move_allowance",
     "ruler_reading",
     "shot_options",
+    "shot_specs",
     "why_not",
     "why_not_model",
 ]

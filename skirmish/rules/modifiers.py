@@ -39,8 +39,14 @@ class Score:
 
     @property
     def base_total(self) -> int:
-        """Characteristic plus all modifiers, without the die: what decides Impossible Shot."""
-        return self.stat + sum(m.value for m in self.modifiers)
+        """Characteristic plus all modifiers, without the die: what decides Impossible Shot.
+
+        Added up in a plain loop (the same integers as `stat + sum(...)`, without a generator per
+        call: the bots ask it of every scored pair)."""
+        total = self.stat
+        for m in self.modifiers:
+            total += m.value
+        return total
 
     @property
     def total(self) -> int:
