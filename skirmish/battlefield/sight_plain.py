@@ -230,6 +230,19 @@ _FAN_C = np.ascontiguousarray(_FAN_ALL, dtype=np.float64)
 
 _COMPILED: list[ModuleType | None] = []
 
+EXACT_AFTER = 20
+"""Batches a process takes through the numpy kernel's exact stage (`asked_exact`) before it loads
+the compiled kernel. Loading (numba's cached machine code, the start-up check) costs about 35 ms,
+what some 25 exact batches cost in numpy, so a process whose games seldom reach the exact stage
+(a few heuristic games) never pays for it; the answers are the same either way."""
+
+_EXACT_ASKED = [0]
+
+
+def asked_exact() -> None:
+    """Count one batch through the numpy kernel's exact stage (see EXACT_AFTER)."""
+    _EXACT_ASKED[0] += 1
+
 
 def compiled_fan(table: Table) -> CompiledFan | None:
     """The table's `CompiledFan` once the compiled kernel is loaded (see `compiled`), else None."""
@@ -239,11 +252,13 @@ def compiled_fan(table: Table) -> CompiledFan | None:
 
 
 def compiled() -> ModuleType | None:
-    """`battlefield.sight_jit`, loaded and checked, from the moment the path finder has loaded numba
-    (`paths.jit`: it decides whether numba is used and when it is imported, so a short session
-    never pays for it); None before that, or when numba is off or the check fails."""
+    """`battlefield.sight_jit`, loaded and checked, once the path finder has loaded numba (`paths.jit`
+    decides whether numba is used and when it is imported) and EXACT_AFTER exact batches have gone
+    through numpy; None before that, or when numba is off or the check fails."""
     if _COMPILED:
         return _COMPILED[0]
+    if _EXACT_ASKED[0] < EXACT_AFTER:
+        return None
     from skirmish.battlefield.paths import jit
 
     if not jit._LOADED:
@@ -266,8 +281,8 @@ def _self_check(kernel: ModuleType) -> bool:
     """The compiled atan2, asin, cos and sin equal `math`'s on a fixed table of values, and a pair
     on an empty table compiles and sees (exactness is the property tests')."""
     rng = np.random.default_rng(20261202)
-    xs = rng.uniform(-60.0, 60.0, 3000)
-    ys = rng.uniform(-60.0, 60.0, 3000)
+    xs = rng.uniform(-60.0, 60.0, 1000)
+    ys = rng.uniform(-60.0, 60.0, 1000)
     got = kernel.probe(xs, ys)
     for k, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
         want = (math.atan2(y, x), math.asin(math.sin(x) * 0.999), math.cos(x), math.sin(y))

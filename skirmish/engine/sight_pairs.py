@@ -29,6 +29,7 @@ from skirmish.battlefield.sight_plain import (
     PENDING,
     CompiledFan,
     PlainFan,
+    asked_exact,
     compiled,
     compiled_fan,
     plain_fan,
@@ -306,6 +307,8 @@ class PairSight:
             rest = pending
             if not rest:
                 return
+        else:
+            asked_exact()
         for (a, b), seen in zip(rest, self._kernel(rest, radii, fan=False, exact=True), strict=True):
             vis[a][b] = vis[b][a] = seen
             known[a][b] = known[b][a] = True
