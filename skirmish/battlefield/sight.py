@@ -12,7 +12,9 @@ microseconds each and a whole game asks tens of thousands.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import shapely
@@ -34,6 +36,17 @@ _FAN = np.array([(a * s, a * s * t) for t in (1.0, -1.0) for a in (1.0, 0.5) for
 
 _FAN_ALL = np.vstack([[0.0, 0.0], _FAN])
 """The centre line, then the fan."""
+
+_T = TypeVar("_T")
+
+
+def table_memo(table: Table, key: str, build: Callable[[Table], _T], kind: type[_T]) -> _T:
+    """What `build(table)` gives, built once per table and kept in its memo under `key`."""
+    got = table.memo.get(key)
+    if not isinstance(got, kind):
+        got = table.memo[key] = build(table)
+    return got
+
 
 ONE_STAGE = 24
 """Up to this many pairs, every line of the fan is tested in one batch instead of two stages."""
@@ -177,6 +190,16 @@ class _BlockerEdges:
         self.ey = e[:, 1, 1] - self.ay
 
 
+def blocker_edges(table: Table) -> _BlockerEdges:
+    """The table's `_BlockerEdges` (built once per table)."""
+    return table_memo(table, "blocker_edges", _BlockerEdges, _BlockerEdges)
+
+
+def dense_clip(table: Table) -> _DenseClip:
+    """The table's `_DenseClip` (built once per table)."""
+    return table_memo(table, "dense_clip", _DenseClip, _DenseClip)
+
+
 def _meets_blockers(table: Table, seg: np.ndarray) -> np.ndarray:
     """(m,) bool: the segment meets the shrunk blocker union (what `shapely.intersects` says).
 
@@ -185,10 +208,7 @@ def _meets_blockers(table: Table, seg: np.ndarray) -> np.ndarray:
     lies wholly inside it (its first end is in). The union is shrunk by GRAZE, so lines that
     only graze a piece stay 1e-7 clear of it, far beyond float noise.
     """
-    be = table.memo.get("blocker_edges")
-    if be is None:
-        be = table.memo["blocker_edges"] = _BlockerEdges(table)
-    assert isinstance(be, _BlockerEdges)
+    be = blocker_edges(table)
     x0 = seg[:, 0, 0:1]
     y0 = seg[:, 0, 1:2]
     x1 = seg[:, 1, 0:1]
@@ -210,10 +230,7 @@ def _meets_blockers(table: Table, seg: np.ndarray) -> np.ndarray:
 
 def _big_lengths(table: Table, seg: np.ndarray) -> np.ndarray:
     """(m, len(dense_big)) length of each segment inside each big dense region."""
-    clip = table.memo.get("dense_clip")
-    if clip is None:
-        clip = table.memo["dense_clip"] = _DenseClip(table)
-    assert isinstance(clip, _DenseClip)
+    clip = dense_clip(table)
     m = len(seg)
     out = np.zeros((m, len(clip.convex)))
     x0 = seg[:, 0, 0:1]

@@ -19,15 +19,27 @@ diagonals numpy might add in another order, or bases blocking sight) are left to
 from __future__ import annotations
 
 import math
+from types import ModuleType
 
 import numpy as np
 import shapely
 
-from skirmish.battlefield.sight import _FAN_ALL, DENSE_LIMIT, _BlockerEdges, _DenseClip
+from skirmish.battlefield.sight import (
+    _FAN_ALL,
+    DENSE_LIMIT,
+    INSET,
+    _candidate_vertices,
+    blocker_edges,
+    dense_clip,
+    table_memo,
+)
 from skirmish.battlefield.table import Table
 
 _FAN_PLAIN: tuple[tuple[float, float], ...] = tuple((float(a), float(b)) for a, b in _FAN_ALL.tolist())
 """The centre line, then the fan: (offset at a, offset at b) in base radii."""
+
+PENDING = 2
+"""The compiled kernel's answer for a pair only the numpy kernel can decide (`sight_jit`)."""
 
 MAX_REGIONS = 2
 """Up to this many big dense regions, a line's room and dense length add up in any order alike."""
@@ -41,10 +53,7 @@ class PlainFan:
         self.blocker_boxes = (
             [tuple(b) for b in table.blocker_boxes.tolist()] if len(table.blocker_index) else []
         )
-        be = table.memo.get("blocker_edges")
-        if be is None:
-            be = table.memo["blocker_edges"] = _BlockerEdges(table)
-        assert isinstance(be, _BlockerEdges)
+        be = blocker_edges(table)
         self.edges = list(zip(be.ax.tolist(), be.ay.tolist(), be.ex.tolist(), be.ey.tolist(), strict=True))
         big = table.dense_big.tolist()
         self.big = big
@@ -53,10 +62,7 @@ class PlainFan:
         ] = []
         self.ok = True
         if big:
-            clip = table.memo.get("dense_clip")
-            if clip is None:
-                clip = table.memo["dense_clip"] = _DenseClip(table)
-            assert isinstance(clip, _DenseClip)
+            clip = dense_clip(table)
             self.ok = bool(clip.convex.all()) and len(big) <= MAX_REGIONS
             if self.ok:
                 starts = [*clip.starts.tolist(), len(clip.nx)]
@@ -151,9 +157,7 @@ def plain_fan(table: Table, block_bases: bool) -> PlainFan | None:
     """The table's `PlainFan` when it covers this table and bases do not block sight, else None."""
     if block_bases:
         return None
-    fan = table.memo.get("plain_fan")
-    if not isinstance(fan, PlainFan):
-        fan = table.memo["plain_fan"] = PlainFan(table)
+    fan = table_memo(table, "plain_fan", PlainFan, PlainFan)
     return fan if fan.ok else None
 
 
@@ -165,3 +169,130 @@ def regions_of(table: Table, xy: np.ndarray) -> list[list[bool]]:
             np.asarray(shapely.contains_xy(table.dense_regions[r], xy[:, 0], xy[:, 1]), dtype=bool).tolist()
         )
     return out
+
+
+class CompiledFan:
+    """A covered table's sight arrays for the compiled kernel (`battlefield.sight_jit`): the blocker
+    boxes and union edges, the union parts' boxes, the big dense regions' boxes, diagonals and
+    half-planes, and the corners of the exact stage (built once per table)."""
+
+    def __init__(self, table: Table) -> None:
+        be = blocker_edges(table)
+        f8 = np.float64
+        blockers = len(table.blocker_index) > 0
+        self.bboxes = np.ascontiguousarray(table.blocker_boxes if blockers else np.zeros((0, 4)), dtype=f8)
+        parts = shapely.get_parts(table.sight_union)
+        self.uboxes = np.ascontiguousarray(
+            shapely.bounds(parts).reshape(-1, 4) if len(parts) else np.zeros((0, 4)), dtype=f8
+        )
+        edges = [np.ascontiguousarray(c, dtype=f8) for c in (be.ax, be.ay, be.ex, be.ey)]
+        self.eax, self.eay, self.eex, self.eey = edges
+        big = table.dense_big
+        self.dboxes = np.ascontiguousarray(table.dense_boxes[big].reshape(-1, 4), dtype=f8)
+        self.ddiag = np.ascontiguousarray(table.dense_diag[big], dtype=f8)
+        if len(big):
+            clip = dense_clip(table)
+            self.hnx = np.ascontiguousarray(clip.nx, dtype=f8)
+            self.hny = np.ascontiguousarray(clip.ny, dtype=f8)
+            self.hna = np.ascontiguousarray(clip.na, dtype=f8)
+            self.hstart = np.array([*clip.starts.tolist(), len(clip.nx)], dtype=np.int64)
+        else:
+            self.hnx = self.hny = self.hna = np.zeros(0)
+            self.hstart = np.zeros(1, dtype=np.int64)
+        self.verts = np.ascontiguousarray(_candidate_vertices(table).reshape(-1, 2), dtype=f8)
+
+    def run(
+        self,
+        kernel: ModuleType,
+        xy: np.ndarray,
+        radii: np.ndarray,
+        pairs: list[tuple[int, int]],
+        inside: np.ndarray,
+        *,
+        fan: bool,
+        exact: bool,
+        first: bool,
+    ) -> list[int]:
+        """`sight_jit.pairs_see` of `pairs` (indices into `xy`): 1 sees, 0 not by the stages run,
+        PENDING for the numpy kernel, -1 not asked (after the first pair seen, with `first`)."""
+        pi = np.array([p[0] for p in pairs], dtype=np.int64)
+        pj = np.array([p[1] for p in pairs], dtype=np.int64)
+        out = kernel.pairs_see(
+            xy, radii, pi, pj, fan, exact, first, _FAN_C, inside,
+            self.bboxes, self.eax, self.eay, self.eex, self.eey, self.uboxes,
+            self.dboxes, self.ddiag, self.hnx, self.hny, self.hna, self.hstart, self.verts,
+        )  # fmt: skip
+        res: list[int] = out.tolist()
+        return res
+
+
+_FAN_C = np.ascontiguousarray(_FAN_ALL, dtype=np.float64)
+
+_COMPILED: list[ModuleType | None] = []
+
+EXACT_AFTER = 20
+"""Batches a process takes through the numpy kernel's exact stage (`asked_exact`) before it loads
+the compiled kernel. Loading (numba's cached machine code, the start-up check) costs about 35 ms,
+what some 25 exact batches cost in numpy, so a process whose games seldom reach the exact stage
+(a few heuristic games) never pays for it; the answers are the same either way."""
+
+_EXACT_ASKED = [0]
+
+
+def asked_exact() -> None:
+    """Count one batch through the numpy kernel's exact stage (see EXACT_AFTER)."""
+    _EXACT_ASKED[0] += 1
+
+
+def compiled_fan(table: Table) -> CompiledFan | None:
+    """The table's `CompiledFan` once the compiled kernel is loaded (see `compiled`), else None."""
+    if compiled() is None:
+        return None
+    return table_memo(table, "compiled_fan", CompiledFan, CompiledFan)
+
+
+def compiled() -> ModuleType | None:
+    """`battlefield.sight_jit`, loaded and checked, once the path finder has loaded numba (`paths.jit`
+    decides whether numba is used and when it is imported) and EXACT_AFTER exact batches have gone
+    through numpy; None before that, or when numba is off or the check fails."""
+    if _COMPILED:
+        return _COMPILED[0]
+    if _EXACT_ASKED[0] < EXACT_AFTER:
+        return None
+    from skirmish.battlefield.paths import jit
+
+    if not jit._LOADED:
+        return None  # not decided yet
+    mod = None
+    if jit._LOADED[0] is not None:
+        try:
+            from skirmish.battlefield import sight_jit
+
+            consts = (sight_jit.DENSE_LIMIT, sight_jit.INSET, sight_jit.PENDING)
+            same = consts == (DENSE_LIMIT, INSET, PENDING)
+            mod = sight_jit if same and _self_check(sight_jit) else None
+        except Exception:  # a numba that cannot compile the kernel
+            mod = None
+    _COMPILED.append(mod)
+    return mod
+
+
+def _self_check(kernel: ModuleType) -> bool:
+    """The compiled atan2, asin, cos and sin equal `math`'s on a fixed table of values, and a pair
+    on an empty table compiles and sees (exactness is the property tests')."""
+    rng = np.random.default_rng(20261202)
+    xs = rng.uniform(-60.0, 60.0, 1000)
+    ys = rng.uniform(-60.0, 60.0, 1000)
+    got = kernel.probe(xs, ys)
+    for k, (x, y) in enumerate(zip(xs.tolist(), ys.tolist(), strict=True)):
+        want = (math.atan2(y, x), math.asin(math.sin(x) * 0.999), math.cos(x), math.sin(y))
+        if tuple(float(v) for v in got[:, k]) != want:
+            return False
+    z4, z0 = np.zeros((0, 4)), np.zeros(0)
+    res = kernel.pairs_see(
+        np.array([[0.0, 0.0], [10.0, 0.0]]), np.array([0.5, 0.5]),
+        np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), True, True, False,
+        _FAN_C, np.zeros((0, 2), dtype=bool), z4, z0, z0, z0, z0, z4, z4, z0, z0, z0, z0,
+        np.zeros(1, dtype=np.int64), np.zeros((0, 2)),
+    )  # fmt: skip
+    return bool(res.tolist() == [1])

@@ -25,7 +25,16 @@ from collections.abc import Iterable
 import numpy as np
 
 from skirmish.battlefield.sight import DENSE_LIMIT, sight_pairs
-from skirmish.battlefield.sight_plain import PlainFan, plain_fan, regions_of
+from skirmish.battlefield.sight_plain import (
+    PENDING,
+    CompiledFan,
+    PlainFan,
+    asked_exact,
+    compiled,
+    compiled_fan,
+    plain_fan,
+    regions_of,
+)
 from skirmish.battlefield.table import Table
 
 ROOM_MARGIN = 1e-9
@@ -91,6 +100,7 @@ class PairSight:
         "fanned",
         "plain",
         "regions",
+        "inside",
     )
 
     def __init__(self, table: Table, n: int, block: bool) -> None:
@@ -110,6 +120,8 @@ class PairSight:
         """The fan in plain floats, pair by pair (`battlefield.sight_plain`), where it covers the table."""
         self.regions: list[list[bool]] | None = None
         """Per big dense region, per model: its centre is inside (for the plain fan; per sync)."""
+        self.inside: np.ndarray | None = None
+        """`regions` as a (region, model) bool array, for the compiled kernel (per sync)."""
 
     def sync(self, xy: np.ndarray, on: list[bool]) -> None:
         """Forget the pairs of every model that moved, left or came back since the last sync."""
@@ -122,7 +134,7 @@ class PairSight:
             changed = list(range(n))  # any base may stand in any line
         self.pts, self.on = pts, list(on)
         self.xy = xy.copy()
-        self.regions = None
+        self.regions = self.inside = None
         self.on_mask = np.array(on, dtype=bool)
         known, vis, fanned = self.known, self.vis, self.fanned
         for k in changed:
@@ -216,6 +228,9 @@ class PairSight:
         cleared any."""
         plain = self.plain
         assert plain is not None
+        fast = compiled_fan(self.table)
+        if fast is not None:
+            return self._compiled_fan(fast, fresh, radii, first=first)
         regions = self.regions
         if regions is None:
             regions = self.regions = regions_of(self.table, self.xy)
@@ -234,12 +249,66 @@ class PairSight:
                 fanned[a][b] = fanned[b][a] = True
         return cleared
 
+    def _run(
+        self, fast: CompiledFan, pairs: list[tuple[int, int]], radii: np.ndarray, *, exact: bool, first: bool
+    ) -> list[int]:
+        """The compiled kernel (`battlefield.sight_jit`) on `pairs`: the fan alone, or the exact
+        stage alone (`exact`)."""
+        kernel = compiled()
+        assert kernel is not None
+        inside = self.inside
+        if inside is None:
+            regions = self.regions
+            if regions is None:
+                regions = self.regions = regions_of(self.table, self.xy)
+            inside = self.inside = np.array(regions, dtype=bool).reshape(len(regions), self.n)
+        r = np.ascontiguousarray(radii, dtype=np.float64)
+        return fast.run(kernel, self.xy, r, pairs, inside, fan=not exact, exact=exact, first=first)
+
+    def _compiled_fan(
+        self, fast: CompiledFan, fresh: list[tuple[int, int]], radii: np.ndarray, *, first: bool
+    ) -> bool:
+        """`_plain_fan` by the compiled kernel: the pairs it leaves PENDING go to the numpy fan."""
+        known, vis, fanned = self.known, self.vis, self.fanned
+        cleared = False
+        pending = []
+        for (a, b), s in zip(fresh, self._run(fast, fresh, radii, exact=False, first=first), strict=True):
+            if s == 1:
+                vis[a][b] = vis[b][a] = known[a][b] = known[b][a] = cleared = True
+            elif s == 0:
+                fanned[a][b] = fanned[b][a] = True
+            elif s == PENDING:
+                pending.append((a, b))
+        if pending:
+            for (a, b), seen in zip(
+                pending, self._kernel(pending, radii, fan=True, exact=False), strict=True
+            ):
+                if seen:
+                    vis[a][b] = vis[b][a] = known[a][b] = known[b][a] = cleared = True
+                else:
+                    fanned[a][b] = fanned[b][a] = True
+        return cleared
+
     def _exact(self, todo: list[tuple[int, int]], radii: np.ndarray) -> None:
         """The kernel's exact stage on the pairs of `todo` still undecided: now known either way."""
         known, vis = self.known, self.vis
         rest = [p for p in todo if not known[p[0]][p[1]]]
         if not rest:
             return
+        fast = compiled_fan(self.table) if self.plain is not None else None
+        if fast is not None:
+            pending = []
+            for (a, b), s in zip(rest, self._run(fast, rest, radii, exact=True, first=False), strict=True):
+                if s == PENDING:
+                    pending.append((a, b))
+                else:
+                    vis[a][b] = vis[b][a] = s == 1
+                    known[a][b] = known[b][a] = True
+            rest = pending
+            if not rest:
+                return
+        else:
+            asked_exact()
         for (a, b), seen in zip(rest, self._kernel(rest, radii, fan=False, exact=True), strict=True):
             vis[a][b] = vis[b][a] = seen
             known[a][b] = known[b][a] = True
