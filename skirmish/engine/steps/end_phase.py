@@ -214,14 +214,43 @@ def do_disengage(game: Ctx, action: Disengage) -> None:
     )
 
 
-def _zone_polygons(game: Ctx) -> list[shapely.Polygon]:
-    """The scenario's scoring zones as polygons, built once a game (kept with the scenario object
-    they were built from, so they cannot outlive it)."""
-    found = game.memo.get("zone_polygons")
-    if found is None or found[0] is not game.scenario:
-        polys = [shapely.Polygon(zone.polygon) for zone in game.scenario.scoring.zones]
-        found = game.memo["zone_polygons"] = (game.scenario, polys)
-    return list(found[1])
+_ZONES: dict[int, tuple[object, list[tuple[shapely.Polygon, tuple[float, float, float, float]]]]] = {}
+"""Each scenario's scoring zones as polygons with their bounds, by the scenario object's id, with
+the scenario held so its id cannot be reused while it is here: scenarios are frozen, and replay
+verification and troupe testing build many games from the same one."""
+
+
+def _zones(game: Ctx) -> list[tuple[shapely.Polygon, tuple[float, float, float, float]]]:
+    """The scenario's scoring zones as polygons, each with its bounds (min x, min y, max x, max y),
+    built once per scenario."""
+    sc = game.scenario
+    found = _ZONES.get(id(sc))
+    if found is None or found[0] is not sc:
+        zones = []
+        for zone in sc.scoring.zones:
+            poly = shapely.Polygon(zone.polygon)
+            x0, y0, x1, y1 = (float(v) for v in poly.bounds)
+            zones.append((poly, (x0, y0, x1, y1)))
+        if len(_ZONES) >= 64:
+            _ZONES.clear()
+        found = _ZONES[id(sc)] = (sc, zones)
+    return found[1]
+
+
+def _inside(
+    poly: shapely.Polygon, bounds: tuple[float, float, float, float], pts: list[list[float]]
+) -> list[bool]:
+    """`shapely.contains_xy(poly, x, y)` of each point: a point outside the polygon's bounds is
+    not inside it, so only the points within them are asked (none: no call)."""
+    x0, y0, x1, y1 = bounds
+    near = [i for i, (x, y) in enumerate(pts) if x0 <= x <= x1 and y0 <= y <= y1]
+    out = [False] * len(pts)
+    if near:
+        xs = [pts[i][0] for i in near]
+        ys = [pts[i][1] for i in near]
+        for i, held in zip(near, shapely.contains_xy(poly, xs, ys).tolist(), strict=True):
+            out[i] = held
+    return out
 
 
 def tally(game: Ctx) -> None:
@@ -239,9 +268,10 @@ def tally(game: Ctx) -> None:
             if ko_points:
                 why[ko_by[m.id]].append(f"KO of {m.name}: +{ko_points}")
     active = [m for m in s.models if m.active]
-    xy = s.xy[[m.index for m in active]].reshape(-1, 2)
-    for zone, poly in zip(game.scenario.scoring.zones, _zone_polygons(game), strict=True):
-        inside = shapely.contains_xy(poly, xy[:, 0], xy[:, 1]).tolist()  # one point at a time, batched
+    every = s.xy.tolist()
+    pts = [every[m.index] for m in active]
+    for zone, (poly, bounds) in zip(game.scenario.scoring.zones, _zones(game), strict=True):
+        inside = _inside(poly, bounds, pts)
         holders = [m for m, held in zip(active, inside, strict=True) if held]
         teams = {game.team(m) for m in holders}
         if len(teams) == 1 and zone.points:
