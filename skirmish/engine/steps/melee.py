@@ -197,7 +197,11 @@ def resolve_melee(game: Ctx) -> None:
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
         logging = game.logging
         lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group if logging]
-        outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+        outcome = (
+            [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+            if logging
+            else []
+        )
         # one line per pair for readers (the UI's short form); "result" is filled in as hits land
         exchanges = [
             {
@@ -238,6 +242,8 @@ def resolve_melee(game: Ctx) -> None:
                 by=winner,
                 source=f"{winner.name}'s {weapon.title if weapon else 'blows'}",
             )
+            if not exchanges:
+                continue  # no log to fill in
             words = (
                 "no effect"
                 if hit is None
