@@ -137,19 +137,18 @@ def do_charge(game: Ctx, action: Charge) -> None:
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
     else:
         path = move_toward(mover_of(game, m), beside(game, m, t), m.profile.charge)
-    dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
     if path is not None:
         place(game, m, path)
-        moved = path_length(path)
-    else:
-        moved = 0.0
-    game.emit(
-        "charge_failed",
-        f'{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}"): '
-        f'moves {moved:.1f}" and falls short',
-        ids,
-        path=None if path is None else [list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
+        moved = path_length(path) if path is not None else 0.0
+        game.emit(
+            "charge_failed",
+            f'{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}"): '
+            f'moves {moved:.1f}" and falls short',
+            ids,
+            path=None if path is None else [list(map(float, p)) for p in path],
+        )
     offer_counter_charge(game, t, m)
 
 

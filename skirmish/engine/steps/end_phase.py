@@ -128,12 +128,13 @@ def do_advance(game: Ctx, action: Advance) -> None:
         raise IllegalAction("R-E1", exc.reason) from None
     place(game, m, path)
     m.advanced = True
-    game.emit(
-        "advance",
-        f'{m.name} advances {path_length(path):.1f}"',
-        (m.id,),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "advance",
+            f'{m.name} advances {path_length(path):.1f}"',
+            (m.id,),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def _foes(game: Ctx, m: ModelState) -> list[ModelState]:
@@ -207,11 +208,12 @@ def do_disengage(game: Ctx, action: Disengage) -> None:
     place(game, m, path)
     m.advanced = True
     m.ap -= cost
-    game.emit(
-        "disengage",
-        f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
-        (m.id, *(f.id for f in foes)),
-    )
+    if game.logging:
+        game.emit(
+            "disengage",
+            f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
+            (m.id, *(f.id for f in foes)),
+        )
 
 
 _ZONES: dict[int, tuple[object, list[tuple[shapely.Polygon, tuple[float, float, float, float]]]]] = {}

@@ -61,7 +61,10 @@ def begin_ap_roll(game: Ctx) -> None:
                 m.chi_blocked -= 1
             else:
                 m.ap = m.profile.ap + roll
-        game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
+        if game.logging:
+            game.emit(
+                "ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll
+            )
 
 
 def move_refusal(game: Ctx, m: ModelState) -> Refusal | None:
