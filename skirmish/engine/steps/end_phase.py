@@ -12,7 +12,7 @@ import shapely
 from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.core.actions import Action, Advance, Disengage
-from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
+from skirmish.engine.core.errors import REFUSED, IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.effects.moving import (
@@ -31,26 +31,34 @@ if TYPE_CHECKING:
 DISTRACTION_MOVE = 6.0
 
 
-def advance_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+def advance_refusal(game: Ctx, m: ModelState, *, words: bool = True) -> Refusal | None:
     """Why `m` may not advance now (R-E1; R-M4: a model Taking Cover does not move until the next
-    Move Phase), or None."""
+    Move Phase), or None; with `words=False`, `REFUSED` instead of the sentence."""
     if not m.active:
-        return Refusal("R-P5", f"{m.name} is KO'd")
+        return REFUSED if not words else Refusal("R-P5", f"{m.name} is KO'd")
     if not m.can_advance:
-        return Refusal("R-E1", f"{m.name} did not win a melee this turn")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} did not win a melee this turn")
     if m.profile.advance <= 0:
-        return Refusal("R-E1", f"{m.name} cannot advance")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} cannot advance")
     if m.advanced:
-        return Refusal("R-E1", f"{m.name} has already advanced")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} has already advanced")
     if m.taking_cover:
-        return Refusal("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+        )
     if game.in_melee(m):
-        return Refusal("R-E1", f"{m.name} is in melee: only Combat Distraction takes it out (R-E2)")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-E1", f"{m.name} is in melee: only Combat Distraction takes it out (R-E2)")
+        )
     return None
 
 
 def can_advance(game: Ctx, m: ModelState) -> bool:
-    return advance_refusal(game, m) is None
+    return advance_refusal(game, m, words=False) is None
 
 
 def distraction_cost(game: Ctx, m: ModelState) -> int | None:
