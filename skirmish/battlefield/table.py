@@ -227,8 +227,15 @@ class Table:
         self.imp_edge_owner = np.concatenate(owners) if owners else np.empty(0, dtype=int)
         self.imp_kernel = EdgeKernel(self.imp_edges, self.imp_edge_owner, len(self.impassable_index))
         """The impassable edges pre-digested for the path kernels (see `EdgeKernel`)."""
-        self._point_facts: dict[tuple[float, float], tuple[int, int, float]] = {}
-        """Cover rank, cover piece and height per exact centre (see `_facts`)."""
+        self._point_facts: dict[tuple[float, float], tuple[int, int, float]] = (
+            base._point_facts
+            if base is not None and self.cover_rank[-1] == 0 and self.heights[-1] <= 0
+            else {}
+        )
+        """Cover rank, cover piece and height per exact centre (see `_facts`). A grown table whose
+        new piece gives neither cover nor height (an Earth Wall) shares its base's: a point's
+        facts read only the pieces that give cover or height (`_point_order`), the same pieces
+        at the same indices on both tables, so every answer kept is true of both."""
         self.search_memo: dict[tuple[object, ...], object] = {}
         """Path searches by their question, with what each asked of the bases (`paths._search`)."""
         self.path_memo: dict[tuple[object, ...], tuple[np.ndarray, float] | None] = {}

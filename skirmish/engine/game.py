@@ -311,7 +311,8 @@ class Game(TableQueries, Snapshots):
             raise IllegalAction("R-C3", "answer the pending decision first")
         p = s.active_player
         s.players[p].done = True
-        self.emit("pass", f"{s.players[p].name} ends {self.book.spec(s.step).title}")
+        if self.logging:
+            self.emit("pass", f"{s.players[p].name} ends {self.book.spec(s.step).title}")
 
     def fork(self, shared: dict[int, Any] | None = None) -> Game:
         """An independent copy to think on (a bot's look-ahead): no log, no undo stack. `shared`
@@ -373,7 +374,10 @@ class Game(TableQueries, Snapshots):
         order = self.turn_order.order(self)
         if order is not None:
             s.order = order
-        self.emit("turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order))
+        if self.logging:
+            self.emit(
+                "turn", f"Turn {s.turn} begins; order: " + ", ".join(s.players[p].name for p in s.order)
+            )
         self._begin_step(first.name)
 
     def _run_until_input(self) -> None:

@@ -41,6 +41,25 @@ class Roll:
     purpose: str
 
 
+_NEW = object.__new__
+_SETATTR = object.__setattr__
+
+
+def _roll(sides: int, value: int, purpose: str) -> Roll:
+    """`Roll(sides, value, purpose)`, the same value (equal, the same hash and fields) made without
+    the frozen dataclass's `__init__` call: the fields are set as that `__init__` sets them (`Roll`
+    has no `__post_init__`, which a test holds), and every die of a game makes one."""
+    roll: Roll = _NEW(Roll)
+    _SETATTR(roll, "sides", sides)
+    _SETATTR(roll, "value", value)
+    _SETATTR(roll, "purpose", purpose)
+    return roll
+
+
+_LIMITS = tuple((1 << 64) - ((1 << 64) % sides) if sides else 0 for sides in range(21))
+"""The rejection limit of each die up to a D20: the largest multiple of its sides below 2**64."""
+
+
 @dataclass(frozen=True, slots=True)
 class DiceSnapshot:
     """Where a dice stream stood: enough to put it back exactly (an undo, a refused action).
@@ -104,14 +123,20 @@ class Dice:
         elif self._strict_forced:
             raise ForcedDiceExhausted(f"no forced roll left for D{sides} ({purpose})")
         else:
-            # Rejection sampling keeps every face exactly equally likely.
-            limit = (1 << 64) - ((1 << 64) % sides)
+            # Rejection sampling keeps every face exactly equally likely. `_splitmix64` written
+            # out (the same integer operations), the state kept local until the face is found.
+            limit = _LIMITS[sides] if sides < len(_LIMITS) else (1 << 64) - ((1 << 64) % sides)
+            state = self._state
             while True:
-                r = self._next()
+                state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                r = z ^ (z >> 31)
                 if r < limit:
                     break
+            self._state = state
             value = r % sides + 1
-        self.history.append(Roll(sides, value, purpose))
+        self.history.append(_roll(sides, value, purpose))
         return value
 
     def d6(self, purpose: str = "") -> int:

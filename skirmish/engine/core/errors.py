@@ -29,6 +29,12 @@ class Refusal:
         return f"{self.rule}: {self.reason}"
 
 
+REFUSED = Refusal("", "")
+"""What a `*_refusal` function returns with `words=False`: refused, without composing why (the
+option checks and candidate lists ask only whether there is a refusal; the conditions stay
+written once)."""
+
+
 def refuse(refusal: Refusal | None) -> None:
     """Raise `IllegalAction` for `refusal`, if there is one."""
     if refusal is not None:

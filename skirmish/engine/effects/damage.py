@@ -36,28 +36,30 @@ def inflict(
         taking_cover=target.taking_cover,
         shield_breaker=shield_breaker,
     )
-    saves = (
-        ", ".join(
-            f"{r.name} save rolls {r.die}, needs {r.need}+: {'saved' if r.success else 'failed'}"
-            for r in result.saves.rolls
-        )
-        or "no save allowed"
+    logging = game.logging  # the words and the dice of the log only when someone reads them
+    saves = _saves_text(result) if logging else ""
+    rolled = (
+        [{"save": r.name, "need": r.need, "die": r.die, "saved": r.success} for r in result.saves.rolls]
+        if logging
+        else []
     )
-    rolled = [{"save": r.name, "need": r.need, "die": r.die, "saved": r.success} for r in result.saves.rolls]
     if result.saves.saved:
-        game.emit(
-            "save",
-            f"{target.name} saves against {source}: {saves}",
-            (target.id,),
-            rolls_from=start,
-            saves=rolled,
-            source=source,
-        )
+        if logging:
+            game.emit(
+                "save",
+                f"{target.name} saves against {source}: {saves}",
+                (target.id,),
+                rolls_from=start,
+                saves=rolled,
+                source=source,
+            )
         return result
     target.hp = result.hp_after
     if result.hp_lost > 0:
         target.lost_hp_turn = True
-    text = f"{target.name} loses {result.hp_lost} HP to {source} ({saves}); {target.hp} left"
+    text = (
+        f"{target.name} loses {result.hp_lost} HP to {source} ({saves}); {target.hp} left" if logging else ""
+    )
     if result.ko and game.rules.stuns(target):  # a scenario may stun instead of KO (the Pursuit)
         result = HitResult(result.saves, result.hp_lost, result.hp_after, False)
     if result.ko:
@@ -67,20 +69,33 @@ def inflict(
         target.ko_step = f"{game.state.turn}:{game.state.step}"
         if by is not None:
             game.state.extra.setdefault("ko_by", {})[target.id] = by.player
-        text += f" — {target.name} is KO'd"
-    ids = (target.id,) if by is None else (target.id, by.id)
-    game.emit(
-        "wound" if not result.ko else "ko",
-        text,
-        ids,
-        rolls_from=start,
-        saves=rolled,
-        source=source,
-        hp_lost=result.hp_lost,
-        hp_left=target.hp,
-    )
+        if logging:
+            text += f" — {target.name} is KO'd"
+    if logging:
+        ids = (target.id,) if by is None else (target.id, by.id)
+        game.emit(
+            "wound" if not result.ko else "ko",
+            text,
+            ids,
+            rolls_from=start,
+            saves=rolled,
+            source=source,
+            hp_lost=result.hp_lost,
+            hp_left=target.hp,
+        )
     game.rules.on_wound(target, result.hp_lost, by)
     return result
+
+
+def _saves_text(result: HitResult) -> str:
+    """The log's words for the save dice of one hit."""
+    return (
+        ", ".join(
+            f"{r.name} save rolls {r.die}, needs {r.need}+: {'saved' if r.success else 'failed'}"
+            for r in result.saves.rolls
+        )
+        or "no save allowed"
+    )
 
 
 def heal(game: Ctx, target: ModelState, amount: int) -> int:

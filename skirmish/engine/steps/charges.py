@@ -9,7 +9,7 @@ import numpy as np
 from skirmish.battlefield.measure import CONTACT, path_length, truncate_path
 from skirmish.battlefield.paths import charge_floor, charge_path, move_toward
 from skirmish.engine.core.actions import Action, Charge, CounterCharge, Decline
-from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
+from skirmish.engine.core.errors import REFUSED, IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import PendingSpec, Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, Pending
 from skirmish.engine.effects.moving import beside, mover_of, place
@@ -19,23 +19,24 @@ if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
 
 
-def charger_refusal(game: Ctx, m: ModelState) -> Refusal | None:
-    """Why `m` may not declare a charge now, whatever its target (R-C3, R-M4), or None."""
+def charger_refusal(game: Ctx, m: ModelState, *, words: bool = True) -> Refusal | None:
+    """Why `m` may not declare a charge now, whatever its target (R-C3, R-M4), or None; with
+    `words=False`, `REFUSED` instead of the sentence (the option check asks only whether)."""
     if not m.active:
-        return Refusal("R-P5", f"{m.name} is KO'd")
+        return REFUSED if not words else Refusal("R-P5", f"{m.name} is KO'd")
     if m.charge_declared or m.charged:
-        return Refusal("R-C3", f"{m.name} has already charged this turn")
+        return REFUSED if not words else Refusal("R-C3", f"{m.name} has already charged this turn")
     if m.taking_cover:
-        return Refusal("R-M4", f"{m.name} is Taking Cover and cannot charge")
+        return REFUSED if not words else Refusal("R-M4", f"{m.name} is Taking Cover and cannot charge")
     if game.in_melee(m):
-        return Refusal("R-C3", f"{m.name} is already in melee")
+        return REFUSED if not words else Refusal("R-C3", f"{m.name} is already in melee")
     if m.profile.charge <= 0:
-        return Refusal("R-C3", f"{m.name} cannot charge")
+        return REFUSED if not words else Refusal("R-C3", f"{m.name} cannot charge")
     return None
 
 
 def can_charge(game: Ctx, m: ModelState) -> bool:
-    return charger_refusal(game, m) is None
+    return charger_refusal(game, m, words=False) is None
 
 
 def _foe(game: Ctx, m: ModelState, t: ModelState) -> bool:
@@ -137,19 +138,18 @@ def do_charge(game: Ctx, action: Charge) -> None:
         path = truncate_path(found[0], min(m.profile.charge, found[1] - 2 * CONTACT))
     else:
         path = move_toward(mover_of(game, m), beside(game, m, t), m.profile.charge)
-    dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
     if path is not None:
         place(game, m, path)
-        moved = path_length(path)
-    else:
-        moved = 0.0
-    game.emit(
-        "charge_failed",
-        f'{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}"): '
-        f'moves {moved:.1f}" and falls short',
-        ids,
-        path=None if path is None else [list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        dist = "unreachable" if found is None else f'{found[1]:.1f}" away'
+        moved = path_length(path) if path is not None else 0.0
+        game.emit(
+            "charge_failed",
+            f'{m.name} charges {t.name} but it is {dist} (charge {m.profile.charge:g}"): '
+            f'moves {moved:.1f}" and falls short',
+            ids,
+            path=None if path is None else [list(map(float, p)) for p in path],
+        )
     offer_counter_charge(game, t, m)
 
 

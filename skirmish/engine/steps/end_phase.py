@@ -12,7 +12,7 @@ import shapely
 from skirmish.battlefield.measure import CONTACT, path_length
 from skirmish.battlefield.paths import check_path, retreat_path
 from skirmish.engine.core.actions import Action, Advance, Disengage
-from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
+from skirmish.engine.core.errors import REFUSED, IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState, abilities_of
 from skirmish.engine.effects.moving import (
@@ -31,26 +31,34 @@ if TYPE_CHECKING:
 DISTRACTION_MOVE = 6.0
 
 
-def advance_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+def advance_refusal(game: Ctx, m: ModelState, *, words: bool = True) -> Refusal | None:
     """Why `m` may not advance now (R-E1; R-M4: a model Taking Cover does not move until the next
-    Move Phase), or None."""
+    Move Phase), or None; with `words=False`, `REFUSED` instead of the sentence."""
     if not m.active:
-        return Refusal("R-P5", f"{m.name} is KO'd")
+        return REFUSED if not words else Refusal("R-P5", f"{m.name} is KO'd")
     if not m.can_advance:
-        return Refusal("R-E1", f"{m.name} did not win a melee this turn")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} did not win a melee this turn")
     if m.profile.advance <= 0:
-        return Refusal("R-E1", f"{m.name} cannot advance")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} cannot advance")
     if m.advanced:
-        return Refusal("R-E1", f"{m.name} has already advanced")
+        return REFUSED if not words else Refusal("R-E1", f"{m.name} has already advanced")
     if m.taking_cover:
-        return Refusal("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-M4", f"{m.name} is Taking Cover and does not move until the next Move Phase")
+        )
     if game.in_melee(m):
-        return Refusal("R-E1", f"{m.name} is in melee: only Combat Distraction takes it out (R-E2)")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-E1", f"{m.name} is in melee: only Combat Distraction takes it out (R-E2)")
+        )
     return None
 
 
 def can_advance(game: Ctx, m: ModelState) -> bool:
-    return advance_refusal(game, m) is None
+    return advance_refusal(game, m, words=False) is None
 
 
 def distraction_cost(game: Ctx, m: ModelState) -> int | None:
@@ -128,12 +136,13 @@ def do_advance(game: Ctx, action: Advance) -> None:
         raise IllegalAction("R-E1", exc.reason) from None
     place(game, m, path)
     m.advanced = True
-    game.emit(
-        "advance",
-        f'{m.name} advances {path_length(path):.1f}"',
-        (m.id,),
-        path=[list(map(float, p)) for p in path],
-    )
+    if game.logging:
+        game.emit(
+            "advance",
+            f'{m.name} advances {path_length(path):.1f}"',
+            (m.id,),
+            path=[list(map(float, p)) for p in path],
+        )
 
 
 def _foes(game: Ctx, m: ModelState) -> list[ModelState]:
@@ -207,21 +216,51 @@ def do_disengage(game: Ctx, action: Disengage) -> None:
     place(game, m, path)
     m.advanced = True
     m.ap -= cost
-    game.emit(
-        "disengage",
-        f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
-        (m.id, *(f.id for f in foes)),
-    )
+    if game.logging:
+        game.emit(
+            "disengage",
+            f'{m.name} slips out of the melee with Combat Distraction, moving {path_length(path):.1f}"',
+            (m.id, *(f.id for f in foes)),
+        )
 
 
-def _zone_polygons(game: Ctx) -> list[shapely.Polygon]:
-    """The scenario's scoring zones as polygons, built once a game (kept with the scenario object
-    they were built from, so they cannot outlive it)."""
-    found = game.memo.get("zone_polygons")
-    if found is None or found[0] is not game.scenario:
-        polys = [shapely.Polygon(zone.polygon) for zone in game.scenario.scoring.zones]
-        found = game.memo["zone_polygons"] = (game.scenario, polys)
-    return list(found[1])
+_ZONES: dict[int, tuple[object, list[tuple[shapely.Polygon, tuple[float, float, float, float]]]]] = {}
+"""Each scenario's scoring zones as polygons with their bounds, by the scenario object's id, with
+the scenario held so its id cannot be reused while it is here: scenarios are frozen, and replay
+verification and troupe testing build many games from the same one."""
+
+
+def _zones(game: Ctx) -> list[tuple[shapely.Polygon, tuple[float, float, float, float]]]:
+    """The scenario's scoring zones as polygons, each with its bounds (min x, min y, max x, max y),
+    built once per scenario."""
+    sc = game.scenario
+    found = _ZONES.get(id(sc))
+    if found is None or found[0] is not sc:
+        zones = []
+        for zone in sc.scoring.zones:
+            poly = shapely.Polygon(zone.polygon)
+            x0, y0, x1, y1 = (float(v) for v in poly.bounds)
+            zones.append((poly, (x0, y0, x1, y1)))
+        if len(_ZONES) >= 64:
+            _ZONES.clear()
+        found = _ZONES[id(sc)] = (sc, zones)
+    return found[1]
+
+
+def _inside(
+    poly: shapely.Polygon, bounds: tuple[float, float, float, float], pts: list[list[float]]
+) -> list[bool]:
+    """`shapely.contains_xy(poly, x, y)` of each point: a point outside the polygon's bounds is
+    not inside it, so only the points within them are asked (none: no call)."""
+    x0, y0, x1, y1 = bounds
+    near = [i for i, (x, y) in enumerate(pts) if x0 <= x <= x1 and y0 <= y <= y1]
+    out = [False] * len(pts)
+    if near:
+        xs = [pts[i][0] for i in near]
+        ys = [pts[i][1] for i in near]
+        for i, held in zip(near, shapely.contains_xy(poly, xs, ys).tolist(), strict=True):
+            out[i] = held
+    return out
 
 
 def tally(game: Ctx) -> None:
@@ -239,9 +278,10 @@ def tally(game: Ctx) -> None:
             if ko_points:
                 why[ko_by[m.id]].append(f"KO of {m.name}: +{ko_points}")
     active = [m for m in s.models if m.active]
-    xy = s.xy[[m.index for m in active]].reshape(-1, 2)
-    for zone, poly in zip(game.scenario.scoring.zones, _zone_polygons(game), strict=True):
-        inside = shapely.contains_xy(poly, xy[:, 0], xy[:, 1]).tolist()  # one point at a time, batched
+    every = s.xy.tolist()
+    pts = [every[m.index] for m in active]
+    for zone, (poly, bounds) in zip(game.scenario.scoring.zones, _zones(game), strict=True):
+        inside = _inside(poly, bounds, pts)
         holders = [m for m, held in zip(active, inside, strict=True) if held]
         teams = {game.team(m) for m in holders}
         if len(teams) == 1 and zone.points:

@@ -19,19 +19,21 @@ from skirmish.rules.combat import combat_score, melee_exchanges
 from skirmish.rules.modifiers import Modifier, Score
 
 if TYPE_CHECKING:
+    from skirmish.data.armoury import Weapon
     from skirmish.engine.core.context import Ctx
 
 
 def contact_pairs(game: Ctx) -> list[tuple[int, int]]:
     """Pairs (i, j), i < j, of active opposing models in base contact, in index order."""
     s = game.state
-    dist = game.distances()
-    # Only models in melee (R-P5: an active enemy in base contact) can be in a pair.
+    # Only models in melee (R-P5: an active enemy in base contact) can be in a pair. The distance
+    # is read from the game's lists (the entries `distances()` would put in an array).
     act = [m for m in s.models if m.active and game.in_melee(m)]
+    distance = game.distance
     pairs = []
     for a_i, a in enumerate(act):
         for b in act[a_i + 1 :]:
-            if dist[a.index, b.index] <= CONTACT and game.enemies(a, b):
+            if distance(a, b) <= CONTACT and game.enemies(a, b):
                 pairs.append((a.index, b.index))
     return pairs
 
@@ -55,7 +57,95 @@ def groups(pairs: list[tuple[int, int]]) -> list[list[int]]:
 
 
 def melee_score(game: Ctx, m: ModelState, foes: list[ModelState], friends_in_melee: int) -> Score:
-    """Combat + every modifier of R-C4, named, before the die."""
+    """Combat + every modifier of R-C4, named, before the die.
+
+    The score is a function of a few facts (`melee_score_of_facts`), and a game asks the same
+    facts again and again (each melee step, the bots' odds): the game keeps the score of each set
+    of facts it has seen (`memo["melee_scores"]`), keyed on those facts exactly, so the same facts
+    give the same (immutable) score without building it again."""
+    weapon = _weapon_of(game, m)
+    cover_shield = game.options.cover_shield_in_melee  # Taking Cover's Wall Shield counts (R-M4)
+    # Everything `melee_score_of_facts` reads, in its argument order.
+    facts = (
+        m.profile.combat,
+        m.charged,
+        weapon is not None and weapon.two_hand,
+        m.charged_from_cover,
+        game.cover(m) >= 2,
+        m.charged_into_cover,
+        friends_in_melee,
+        m.buffs.get("combat"),
+        any(f.profile.shield or (cover_shield and f.taking_cover) for f in foes),
+        m.fired,
+        m.lost_hp_turn,
+    )
+    memo: dict[tuple[object, ...], Score] = game.memo.setdefault("melee_scores", {})
+    found = memo.get(facts)
+    if found is None:
+        if len(memo) >= MELEE_SCORE_MEMO:
+            memo.clear()
+        found = memo[facts] = melee_score_of_facts(*facts)
+    return found
+
+
+MELEE_SCORE_MEMO = 1024
+"""Sets of melee facts whose scores a game keeps (cleared when full; a game meets a few dozen)."""
+
+
+def _weapon_of(game: Ctx, m: ModelState) -> Weapon | None:
+    """`melee_weapon(m, game.armoury(m))`, worked out once a game per model (a model's weapons and
+    its player's armoury never change during a game)."""
+    kept: dict[str, tuple[Weapon | None]] = game.memo.setdefault("melee_weapons", {})
+    found = kept.get(m.id)
+    if found is None:
+        found = kept[m.id] = (melee_weapon(m, game.armoury(m)),)
+    return found[0]
+
+
+def melee_score_of_facts(
+    combat: int,
+    charged: bool,
+    two_hand: bool,
+    charged_from_cover: bool,
+    in_cover: bool,
+    charged_into_cover: bool,
+    friends_in_melee: int,
+    combat_buff: int | None,
+    foe_shield: bool,
+    fired: bool,
+    lost_hp_turn: bool,
+) -> Score:
+    """The melee score of one set of facts, every modifier of R-C4 named: the rules' own
+    arithmetic, a pure function of its arguments (`melee_score_reference` reads them from the
+    game; a test holds the two equal)."""
+    mods: list[Modifier] = []
+    if charged:
+        mods.append(Modifier("charged this turn", 1))
+    if two_hand:
+        # Only when it fights with them (ruling R-C4): the hit is dealt with this same weapon.
+        mods.append(Modifier("two hand weapons", 1))
+    if charged and charged_from_cover:
+        mods.append(Modifier("charging out of cover", 1))
+    if in_cover and not (charged and charged_into_cover):
+        # A model that charged into cover takes the -1 below instead (the rulebook's worked example).
+        mods.append(Modifier("in cover", 1))
+    if friends_in_melee:
+        mods.append(Modifier("friends in the melee", friends_in_melee))
+    if combat_buff:
+        mods.append(Modifier("ability bonus", combat_buff))
+    if foe_shield:
+        mods.append(Modifier("enemy has a shield", -1))
+    if charged and charged_into_cover:
+        mods.append(Modifier("charging into cover", -1))
+    if fired:
+        mods.append(Modifier("fired this phase", -1))
+    if lost_hp_turn:
+        mods.append(Modifier("lost HP this turn", -1))
+    return combat_score(combat, mods)
+
+
+def melee_score_reference(game: Ctx, m: ModelState, foes: list[ModelState], friends_in_melee: int) -> Score:
+    """`melee_score` worked out from the game each time: the reference the memo is held to."""
     mods: list[Modifier] = []
     if m.charged:
         mods.append(Modifier("charged this turn", 1))
@@ -107,7 +197,11 @@ def resolve_melee(game: Ctx) -> None:
         results = melee_exchanges({i: sc.total for i, sc in scores.items()}, group_pairs)
         logging = game.logging
         lines = [f"{s.models[i].name} rolls {scores[i].die}: {scores[i].explain()}" for i in group if logging]
-        outcome = [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+        outcome = (
+            [f"{s.models[w].name} beats {s.models[lo].name}" for w, lo in results] or ["no hits (ties)"]
+            if logging
+            else []
+        )
         # one line per pair for readers (the UI's short form); "result" is filled in as hits land
         exchanges = [
             {
@@ -137,7 +231,7 @@ def resolve_melee(game: Ctx) -> None:
                     fought[s.models[i].id].append(f.id)
         for w, lo in results:
             winner, loser = s.models[w], s.models[lo]
-            weapon = melee_weapon(winner, game.armoury(winner))
+            weapon = _weapon_of(game, winner)
             damage = weapon.damage if weapon else 1
             breaker = weapon.shield_breaker if weapon else False
             hit = inflict(
@@ -148,6 +242,8 @@ def resolve_melee(game: Ctx) -> None:
                 by=winner,
                 source=f"{winner.name}'s {weapon.title if weapon else 'blows'}",
             )
+            if not exchanges:
+                continue  # no log to fill in
             words = (
                 "no effect"
                 if hit is None

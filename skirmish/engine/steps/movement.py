@@ -14,7 +14,7 @@ from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.actions import Path as MovePath
-from skirmish.engine.core.errors import IllegalAction, Refusal, refuse
+from skirmish.engine.core.errors import REFUSED, IllegalAction, Refusal, refuse
 from skirmish.engine.core.flow import Step, StepSpec, step
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.damage import remove_casualties
@@ -61,24 +61,32 @@ def begin_ap_roll(game: Ctx) -> None:
                 m.chi_blocked -= 1
             else:
                 m.ap = m.profile.ap + roll
-        game.emit("ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll)
+        if game.logging:
+            game.emit(
+                "ap_roll", f"{s.players[p].name} rolls {roll} for bonus AP", rolls_from=start, roll=roll
+            )
 
 
-def move_refusal(game: Ctx, m: ModelState) -> Refusal | None:
-    """Why `m` may not make its standard move now (R-M2, R-M3, R-M4), or None."""
+def move_refusal(game: Ctx, m: ModelState, *, words: bool = True) -> Refusal | None:
+    """Why `m` may not make its standard move now (R-M2, R-M3, R-M4), or None; with
+    `words=False`, `REFUSED` instead of the sentence (the option check asks only whether)."""
     if not m.active:
-        return Refusal("R-P5", f"{m.name} is KO'd")
+        return REFUSED if not words else Refusal("R-P5", f"{m.name} is KO'd")
     if m.moved:
-        return Refusal("R-M2", f"{m.name} has already moved this phase")
+        return REFUSED if not words else Refusal("R-M2", f"{m.name} has already moved this phase")
     if m.taking_cover:
-        return Refusal("R-M4", f"{m.name} is Taking Cover and cannot move")
+        return REFUSED if not words else Refusal("R-M4", f"{m.name} is Taking Cover and cannot move")
     if game.in_melee(m):
-        return Refusal("R-M3", f"{m.name} is in melee and cannot move in the Move Phase")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-M3", f"{m.name} is in melee and cannot move in the Move Phase")
+        )
     return None
 
 
 def can_move(game: Ctx, m: ModelState) -> bool:
-    return move_refusal(game, m) is None and move_budget(game, m) > 0
+    return move_refusal(game, m, words=False) is None and move_budget(game, m) > 0
 
 
 def has_move_options(game: Ctx, player: int) -> bool:
@@ -410,24 +418,32 @@ def _head_xy(sx: float, sy: float, goal: np.ndarray, budget: float) -> list[floa
     return [sx + dx * f, sy + dy * f]
 
 
-def cover_refusal(game: Ctx, m: ModelState) -> Refusal | None:
+def cover_refusal(game: Ctx, m: ModelState, *, words: bool = True) -> Refusal | None:
     """Why `m` may not Take Cover now (R-M4), or None. A flyer is never in cover (R-B4), so it never
-    began the phase in medium or dense cover."""
+    began the phase in medium or dense cover. With `words=False`, `REFUSED` instead of the sentence."""
     if not m.active:
-        return Refusal("R-P5", f"{m.name} is KO'd")
+        return REFUSED if not words else Refusal("R-P5", f"{m.name} is KO'd")
     if m.moved:
-        return Refusal("R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-M4", f"{m.name} moved this phase; only a model that does not move may Take Cover")
+        )
     if m.start_cover < 2:
-        return Refusal("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
+        return (
+            REFUSED
+            if not words
+            else Refusal("R-M4", f"{m.name} did not begin the Move Phase in medium or dense cover")
+        )
     if m.taking_cover:
-        return Refusal("R-M4", f"{m.name} is already Taking Cover")
+        return REFUSED if not words else Refusal("R-M4", f"{m.name} is already Taking Cover")
     if game.in_melee(m):
-        return Refusal("R-M3", f"{m.name} is in melee")
+        return REFUSED if not words else Refusal("R-M3", f"{m.name} is in melee")
     return None
 
 
 def can_take_cover(game: Ctx, m: ModelState) -> bool:
-    return cover_refusal(game, m) is None
+    return cover_refusal(game, m, words=False) is None
 
 
 def has_cover_options(game: Ctx, player: int) -> bool:

@@ -40,8 +40,9 @@ class Push(Aimed):
         )
         s.xy[target.index] = new_xy
         ctx.moved()
-        moved = float(np.hypot(*(new_xy - before)))
-        ctx.emit("ability", f'{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}"', ids)
+        if ctx.logging:
+            moved = float(np.hypot(*(new_xy - before)))
+            ctx.emit("ability", f'{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}"', ids)
         damage = int(a.params.get("damage", 0))
         if damage > 0:
             inflict(

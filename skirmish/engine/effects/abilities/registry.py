@@ -60,6 +60,11 @@ class Effect:
         the player cannot know before declaring (aimed abilities without `premeasure`)."""
         return []
 
+    def is_target(self, ctx: Ctx, m: ModelState, a: Ability, t: ModelState, *, measured: bool = True) -> bool:
+        """`t in targets(ctx, m, a, measured=measured)` for a model `t` of the game: an effect
+        whose targets are each judged alone answers for `t` without judging the others."""
+        return t in self.targets(ctx, m, a, measured=measured)
+
     def usable(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
         """Conditions of this effect beyond those every ability shares (step, element, AP, once a turn)."""
         return m.active
@@ -122,6 +127,12 @@ class Aimed(Effect):
         # `targets` stopped at the first: sight is the costly question, asked of fewer enemies.
         premeasure = ctx.options.premeasure
         return any(_aimed_at(ctx, m, a, t, premeasure) for t in ctx.state.models)
+
+    def is_target(self, ctx: Ctx, m: ModelState, a: Ability, t: ModelState, *, measured: bool = True) -> bool:
+        # `targets` keeps each model by `_aimed_at` alone, so `t` is among them exactly when it passes.
+        if type(self).targets is not Aimed.targets:  # an effect with targets of its own
+            return super().is_target(ctx, m, a, t, measured=measured)
+        return _aimed_at(ctx, m, a, t, ctx.options.premeasure and measured)
 
     def usable(self, ctx: Ctx, m: ModelState, a: Ability) -> bool:
         if ctx.state.step == "shooting":

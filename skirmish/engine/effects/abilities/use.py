@@ -138,8 +138,8 @@ def do_use(ctx: Ctx, action: UseAbility) -> None:
         if action.target is None:
             raise IllegalAction("R-P4", f"{a.title} needs a target model")
         target = ctx.model(action.target, rule="R-P4")
-        if target not in effect.targets(ctx, m, a):
-            if effect.aimed and target in effect.targets(ctx, m, a, measured=False):
+        if not effect.is_target(ctx, m, a, target):
+            if effect.aimed and effect.is_target(ctx, m, a, target, measured=False):
                 distance = ctx.distance(m, target)  # premeasuring is on: the range is known first
                 raise IllegalAction(
                     "R-C1",
