@@ -16,7 +16,8 @@
   searches run and straight-move batches checked afresh (memo misses) per default game, seeds
   1-4: counts, immune to the machine's load.
 - `speed.compiled_path_search`: 1 when the numba path finder ran (loaded first, so every figure is
-  the steady state), with `_load_ms` the CPU its loading cost (import, cached machine code, check).
+  the steady state), with `_load_ms` the CPU its loading cost (import, cached machine code, check);
+  `speed.compiled_sight`: 1 when the compiled sight kernel ran (loaded first as well).
 - `replay_verify_ms` lives in bench_engine; `test-troupes` games/s at 1 and 2 workers in
   bench_sim.
 """
@@ -236,10 +237,23 @@ def load_compiled() -> dict[str, float]:
         return {"speed.compiled_path_search": 0.0}
     cpu = time.process_time()
     on = jit.compiled() is not None
-    return {
+    out = {
         "speed.compiled_path_search": float(on),
         "speed.compiled_path_search_load_ms": (time.process_time() - cpu) * 1000,
     }
+    out.update(load_compiled_sight())
+    return out
+
+
+def load_compiled_sight() -> dict[str, float]:
+    """Load the compiled sight kernel too (round 6; a troupe test loads it after its first
+    EXACT_AFTER exact batches), so that no figure pays its load: 1 when it runs."""
+    try:
+        from skirmish.battlefield import sight_plain
+
+        return {"speed.compiled_sight": float(sight_plain.compiled(now=True) is not None)}
+    except (ImportError, AttributeError, TypeError):  # a tree from before the compiled sight
+        return {"speed.compiled_sight": 0.0}
 
 
 def run() -> dict[str, float]:

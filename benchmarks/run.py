@@ -120,6 +120,11 @@ try:  # steady state: a tree with the compiled path finder loads it before the c
     out["jit"] = float(jit.compiled() is not None)
 except ImportError:
     out["jit"] = 0.0
+try:  # and the compiled sight kernel (round 6), which a long run loads after its first exact batches
+    from skirmish.battlefield import sight_plain
+    out["sight_jit"] = float(sight_plain.compiled(now=True) is not None)
+except (ImportError, AttributeError, TypeError):
+    out["sight_jit"] = 0.0
 for pol in ("heuristic", "random"):
     play(0, [pol, pol])
     t = time.perf_counter()
