@@ -126,10 +126,14 @@ def _share_before_fork() -> None:
     finder (numba and LLVM, about 75 MB a process) loaded here is shared by all the workers
     instead of loaded by each after its first searches; `gc.freeze()` moves the parent's objects
     out of the collector's reach, so no worker's collection writes to (and so copies) their pages.
+    The compiled sight kernel is loaded here too (each worker would load it after its first
+    exact sight batches, each paying its machine code and check).
     """
+    from skirmish.battlefield import sight_plain
     from skirmish.battlefield.paths import jit
 
     jit.compiled()
+    sight_plain.compiled(now=True)
     gc.collect()
     gc.freeze()
 
