@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from skirmish.battlefield.measure import CONTACT, OVERLAP_TOL, path_length, point_segment_distance
+from skirmish.battlefield.measure import (
+    CONTACT,
+    OVERLAP_TOL,
+    path_length,
+    path_length_py,
+    point_segment_distance,
+)
 from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths.kernel import _blocked, _seg_clear, _seg_hits, _violations
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
@@ -161,57 +167,6 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
             if sqrt(dx * dx + dy * dy) - rl[k] - r <= CONTACT:
                 return False
     return True
-
-
-def path_length_py(pts: list[list[float]]) -> float:
-    """`measure.path_length` of a path of two or more points given as plain floats, for any
-    length: each segment `math.sqrt(dx * dx + dy * dy)` (numpy's `np.diff`, squares, the two-term
-    sum and its correctly rounded `sqrt`), then numpy's own sum of them (`_numpy_sum`: in order
-    from 0 below eight segments, pairwise with eight accumulators above), so the same number
-    without the arrays (a test holds the two equal for paths of every length to 200 points)."""
-    sqrt = math.sqrt
-    seg: list[float] = []
-    (x0, y0), *rest = pts
-    for x1, y1 in rest:
-        dx = x1 - x0
-        dy = y1 - y0
-        seg.append(sqrt(dx * dx + dy * dy))
-        x0, y0 = x1, y1
-    return 0.0 + _numpy_sum(seg, 0, len(seg))
-
-
-def _numpy_sum(a: list[float], lo: int, n: int) -> float:
-    """numpy's pairwise sum of the float64 values `a[lo:lo + n]` (`pairwise_sum` in its loops):
-    below 8 values one accumulator from 0, up to 128 eight accumulators combined as
-    ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) and then the rest in order, above that the
-    two halves (the first a multiple of 8) summed apart and added."""
-    if n < 8:
-        res = 0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    if n <= 128:
-        r0, r1, r2, r3, r4, r5, r6, r7 = a[lo : lo + 8]
-        i = lo + 8
-        end = lo + n - (n % 8)
-        while i < end:
-            r0 += a[i]
-            r1 += a[i + 1]
-            r2 += a[i + 2]
-            r3 += a[i + 3]
-            r4 += a[i + 4]
-            r5 += a[i + 5]
-            r6 += a[i + 6]
-            r7 += a[i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < lo + n:
-            res += a[i]
-            i += 1
-        return res
-    n2 = n // 2
-    n2 -= n2 % 8
-    return _numpy_sum(a, lo, n2) + _numpy_sum(a, lo + n2, n - n2)
 
 
 def _check_path_reference(
