@@ -15,11 +15,17 @@ from dataclasses import dataclass
 _MASK = (1 << 64) - 1
 
 
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+"""SplitMix64's increment and its two multipliers (`_splitmix64`; `Dice.roll` writes it out)."""
+
+
 def _splitmix64(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    state = (state + _GAMMA) & _MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return state, z ^ (z >> 31)
 
 
@@ -109,10 +115,6 @@ class Dice:
     def pending_forced(self) -> int:
         return len(self._forced)
 
-    def _next(self) -> int:
-        self._state, out = _splitmix64(self._state)
-        return out
-
     def roll(self, sides: int = 6, purpose: str = "") -> int:
         if sides < 1:
             raise ValueError("a die has at least one side")
@@ -128,9 +130,9 @@ class Dice:
             limit = _LIMITS[sides] if sides < len(_LIMITS) else (1 << 64) - ((1 << 64) % sides)
             state = self._state
             while True:
-                state = (state + 0x9E3779B97F4A7C15) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                state = (state + _GAMMA) & _MASK
+                z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
                 r = z ^ (z >> 31)
                 if r < limit:
                     break
