@@ -7,6 +7,8 @@ in the order `skirmish --help` lists them; each imports its implementation only 
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import sys
 
 from skirmish.cli.app import app, odds_app, troupe_app
@@ -69,11 +71,46 @@ def _stdout_identity() -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+ESCAPE = "skirmish-escape"
+"""The error handler stdout and stderr use for a character their encoding cannot write."""
+
+
+def _escape(err: UnicodeError) -> tuple[str, int]:
+    """A character the terminal's encoding cannot write (`PYTHONIOENCODING=ascii`, a C locale) as
+    JSON's own escape, `\\u2014`, with a surrogate pair beyond the BMP: the text stays legible and a
+    `--json` document stays valid JSON that decodes to the same strings, where the strict default
+    would end the command with an internal error half-way through its output."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    out = []
+    for ch in err.object[err.start : err.end]:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            out.append(f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{cp:04x}")
+    return "".join(out), err.end
+
+
+codecs.register_error(ESCAPE, _escape)
+
+
+def _escape_unwritable() -> None:
+    """Let stdout and stderr escape what their encoding cannot write (`_escape`)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError, TypeError):  # a detached stream: leave it be
+                reconfigure(errors=ESCAPE)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line.
 
     A closed stdout (a pager or `head` that stopped reading) is a normal end: exit 0, no message.
     """
+    _escape_unwritable()
     before = _stdout_identity()
     try:
         _main(argv)
