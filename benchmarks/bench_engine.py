@@ -1,6 +1,10 @@
 """Engine speed and the bots' strength on the default scenario.
 
-- `games_per_second`: heuristic-vs-heuristic games in one process, no log (what troupe testing runs).
+- `games_per_second`: heuristic-vs-heuristic games in one process, no log, wall time; `_cpu` the
+  same per second of process CPU time; `_batch_cpu` the same games with the collector paced as
+  troupe testing paces it (`sim.collector.fewer_collections`, what `test-troupes` plays under),
+  CPU time. A library call keeps CPython's default collector, so the first two are what a script
+  playing games gets and the last is what a troupe test's worker gets.
 - `replay_verify_ms`: re-simulating a default game's replay to its recorded hash (median of 5).
 - `peak_mb`: peak traced Python memory of one game with its full log.
 - `heuristic_vs_random_win_rate`: the heuristic bot against the random bot over BOT_GAMES games,
@@ -18,6 +22,7 @@ from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
 from skirmish.engine.game import Game
 from skirmish.engine.replay import parse_replay, replay_of, verify
+from skirmish.sim.collector import fewer_collections
 
 GAMES = int(os.environ.get("SKIRMISH_BENCH_GAMES", "20"))
 BOT_GAMES = int(os.environ.get("SKIRMISH_BENCH_BOT_GAMES", "200"))
@@ -41,9 +46,16 @@ def run() -> dict[str, float]:
     out: dict[str, float] = {key.removeprefix("speed."): v for key, v in load_compiled().items()}
     _game(scenario, troupes, 0, ["heuristic", "heuristic"])  # warm caches (prepared table)
     start = time.perf_counter()
+    cpu = time.process_time()
     for seed in range(GAMES):
         _game(scenario, troupes, seed, ["heuristic", "heuristic"])
     out["games_per_second"] = GAMES / (time.perf_counter() - start)
+    out["games_per_second_cpu"] = GAMES / (time.process_time() - cpu)
+    with fewer_collections():
+        cpu = time.process_time()
+        for seed in range(GAMES):
+            _game(scenario, troupes, seed, ["heuristic", "heuristic"])
+        out["games_per_second_batch_cpu"] = GAMES / (time.process_time() - cpu)
 
     game = _game(scenario, troupes, 11, ["heuristic", "heuristic"], record_log=True)
     replay = parse_replay(replay_of(game), "<bench>")
