@@ -93,6 +93,8 @@ class Game(TableQueries, Snapshots):
         self._friend_version = -1
         self._friend_near: dict[tuple[int, float], bool] = {}
         self._gone_act: list[bool] | None = None
+        self._placed: list[int] = []
+        self._placed_from = -1
         self.state = self._build_state(bots)
         self._by_id: dict[str, ModelState] = {}
         # Teams never change during a game: one lookup list instead of walking the players each time.

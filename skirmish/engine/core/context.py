@@ -86,6 +86,9 @@ class Ctx(Protocol):
     def moved(self) -> None:
         """Positions or terrain changed: the per-arrangement geometry tables are stale."""
 
+    def placed(self, k: int) -> None:
+        """Model `k`'s position changed and nothing else did: `moved()`, naming what moved."""
+
     def add_terrain(self, table: Table) -> None:
         """The table gained a piece (an Earth Wall): the new table replaces the old one."""
 
