@@ -345,6 +345,19 @@ class TableQueries:
             self._refresh_geo()
         return self._in_melee[model.index]
 
+    def melee_flags(self) -> list[bool]:
+        """`[in_melee(m) for m in models]` (R-P5), the game's own list until the next change (read
+        it, do not change it): an option check that asks it of every model reads one entry each
+        instead of calling `in_melee` (a model not active is in no one's contact, so its entry is
+        False, as `in_melee` answers)."""
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        return self._in_melee
+
+    def enemy_rows(self) -> list[list[bool]]:
+        """`enemies(a, b)` of every pair by index, as lists (teams never change in a game; read only)."""
+        return self._enemy_rows()
+
     def _enemy_matrix(self) -> np.ndarray:
         """(n, n) True where two models are on different teams; teams never change in a game."""
         cached: np.ndarray | None = self.memo.get("enemies")

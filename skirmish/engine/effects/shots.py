@@ -213,6 +213,20 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
     return game.options.shoot_into_melee or not game.in_melee(m)
 
 
+def firing(game: Ctx, models: Sequence[ModelState]) -> list[ModelState]:
+    """`[m for m in models if can_fire(game, m)]`, melee read from the game's table
+    (`melee_flags`) rather than asked model by model: the shooting step's option check asks it
+    of a player's models after every action."""
+    into = game.options.shoot_into_melee
+    melee = game.melee_flags()
+    now = f"{game.state.turn}:shooting"
+    return [
+        m
+        for m in models
+        if not m.removed and not m.fired and (not m.ko or m.ko_step == now) and (into or not melee[m.index])
+    ]
+
+
 def open_target(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     """`targetable` but for sight (R-C1): an active enemy, not in melee unless the option allows;
     the shooting step's "may anyone fire" asks sight for all such pairs in one batch."""
@@ -227,8 +241,19 @@ def _free_target(game: Ctx, target: ModelState) -> bool:
 def open_targets(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
     """Per shooter, `[t for t in models if open_target(game, shooter, t)]`: the target's own part
     is asked once per target, not once per shooter and target."""
-    free = [t for t in game.state.models if _free_target(game, t)]
-    return [[t for t in free if game.enemies(m, t)] for m in shooters]
+    models = game.state.models
+    if game.options.shoot_into_melee:
+        free = [t for t in models if t.active]
+    else:
+        melee = game.melee_flags()  # `_free_target`, read from the game's tables
+        free = [t for t in models if t.active and not melee[t.index]]
+    foes = game.enemy_rows()
+    return [[t for t in free if row[t.index]] for row in [foes[m.index] for m in shooters]]
+
+
+def open_targets_reference(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
+    """`open_targets` one question at a time: what it is held to."""
+    return [[t for t in game.state.models if open_target(game, m, t)] for m in shooters]
 
 
 def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:

@@ -15,6 +15,7 @@ from skirmish.engine.effects.shots import (
     ShotSpec,
     attack_floor,
     can_fire,
+    firing,
     open_targets,
     resolve,
     shot_scores,
@@ -35,8 +36,8 @@ def has_options(game: Ctx, player: int) -> bool:
     """Some model may fire: it can, has a shot it can pay for, and sees a target (one sight batch)."""
     shooters = [
         m
-        for m in game.player_models(player)
-        if can_fire(game, m) and any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
+        for m in firing(game, game.player_models(player))
+        if any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
     ]
     if not shooters:
         return False
@@ -57,9 +58,7 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     premeasure = game.options.premeasure
     shooters: list[ModelState] = []
     weapons: list[list[ShotSpec]] = []
-    for m in game.player_models(player):
-        if not can_fire(game, m):
-            continue
+    for m in firing(game, game.player_models(player)):
         specs = [spec for spec in shot_specs(game, m) if spec.ap_cost <= m.ap]
         if specs:
             shooters.append(m)
