@@ -1,7 +1,8 @@
-"""The option checks' table reads (R-C1, R-C2, R-C6, R-P5): `melee_flags`, `enemy_rows`, `firing`
-and `open_targets` answer what `in_melee`, `enemies`, `can_fire` and `open_target` answer one
-model at a time, after every action of bot games (moves, pushes, KOs in the shooting step,
-removals), with targets in melee shot at or not."""
+"""The option checks' table reads (R-C1, R-C2, R-C3, R-C6, R-P5): `melee_flags`, `active_flags`,
+`enemy_rows`, `firing`, `open_targets` and `foe_pairs` answer what `in_melee`, `active`,
+`enemies`, `can_fire`, `open_target` and `_foe` answer one model at a time, after every action
+of bot games (moves, pushes, KOs in the shooting step, removals), with targets in melee shot at
+or not."""
 
 from __future__ import annotations
 
@@ -11,17 +12,20 @@ from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.effects.shots import can_fire, firing, open_targets, open_targets_reference
 from skirmish.engine.game import Game
+from skirmish.engine.steps.charges import _foe, foe_pairs
 
 
 def _check(game: Game) -> None:
     models = game.state.models
     assert game.melee_flags() == [game.in_melee(m) for m in models]
+    assert game.active_flags() == [m.active for m in models]
     assert game.enemy_rows() == [[game.enemies(a, b) for b in models] for a in models]
     for p in range(len(game.state.players)):
         mine = game.player_models(p)
         assert firing(game, mine) == [m for m in mine if can_fire(game, m)]
         assert open_targets(game, mine) == open_targets_reference(game, mine)
     assert open_targets(game, models) == open_targets_reference(game, models)
+    assert foe_pairs(game, models) == [(m, t) for m in models for t in models if _foe(game, m, t)]
 
 
 @pytest.mark.parametrize("into_melee", [False, True])

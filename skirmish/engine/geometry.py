@@ -354,6 +354,16 @@ class TableQueries:
             self._refresh_geo()
         return self._in_melee
 
+    def active_flags(self) -> list[bool]:
+        """`[m.active for m in models]`, the game's own list until a model leaves or comes back
+        (read it, do not change it): KOs and removals call `moved()`, and the refresh compares
+        the activity again after every such change."""
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        act = self._geo_act
+        assert act is not None
+        return act
+
     def enemy_rows(self) -> list[list[bool]]:
         """`enemies(a, b)` of every pair by index, as lists (teams never change in a game; read only)."""
         return self._enemy_rows()

@@ -131,6 +131,10 @@ class Ctx(Protocol):
         """`[in_melee(m) for m in models]`, read only."""
         ...
 
+    def active_flags(self) -> list[bool]:
+        """`[m.active for m in models]`, read only."""
+        ...
+
     def enemy_rows(self) -> list[list[bool]]:
         """`enemies(a, b)` by index, read only."""
         ...

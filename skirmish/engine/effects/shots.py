@@ -242,11 +242,12 @@ def open_targets(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelSt
     """Per shooter, `[t for t in models if open_target(game, shooter, t)]`: the target's own part
     is asked once per target, not once per shooter and target."""
     models = game.state.models
+    act = game.active_flags()  # `_free_target`, read from the game's tables
     if game.options.shoot_into_melee:
-        free = [t for t in models if t.active]
+        free = [t for t, a in zip(models, act, strict=True) if a]
     else:
-        melee = game.melee_flags()  # `_free_target`, read from the game's tables
-        free = [t for t in models if t.active and not melee[t.index]]
+        melee = game.melee_flags()
+        free = [t for t, a, busy in zip(models, act, melee, strict=True) if a and not busy]
     foes = game.enemy_rows()
     return [[t for t in free if row[t.index]] for row in [foes[m.index] for m in shooters]]
 
