@@ -22,6 +22,7 @@ def _check(game: Game) -> None:
     assert game.enemy_rows() == [[game.enemies(a, b) for b in models] for a in models]
     for p in range(len(game.state.players)):
         mine = game.player_models(p)
+        assert mine == [m for m in models if m.player == p] and mine is not game.player_models(p)
         assert firing(game, mine) == [m for m in mine if can_fire(game, m)]
         assert open_targets(game, mine) == open_targets_reference(game, mine)
     assert open_targets(game, models) == open_targets_reference(game, models)

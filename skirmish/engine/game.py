@@ -95,6 +95,7 @@ class Game(TableQueries, Snapshots):
         self._gone_act: list[bool] | None = None
         self._placed: list[int] = []
         self._placed_from = -1
+        self._by_player = None
         self.state = self._build_state(bots)
         self._by_id: dict[str, ModelState] = {}
         # Teams never change during a game: one lookup list instead of walking the players each time.

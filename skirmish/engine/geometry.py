@@ -64,6 +64,7 @@ class TableQueries:
     _gone_act: list[bool] | None
     _placed: list[int]
     _placed_from: int
+    _by_player: tuple[list[ModelState], dict[int, list[ModelState]]] | None
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -339,8 +340,8 @@ class TableQueries:
         return [models[i] for i, touching in enumerate(self._melee[model.index]) if touching]
 
     def in_melee(self, model: ModelState) -> bool:
-        if not model.active:
-            return False
+        """Whether an active model has an active enemy in base contact (R-P5): the melee table's
+        entry, False for a model not active (its row holds no contact)."""
         if self._geo_version != self._version:
             self._refresh_geo()
         return self._in_melee[model.index]
@@ -508,7 +509,18 @@ class TableQueries:
         return near
 
     def player_models(self, player: int) -> list[ModelState]:
-        return [m for m in self.state.models if m.player == player]
+        """The player's models in table order (a fresh list: callers may change it). A game's
+        model list and each model's player never change (a restore keeps the list, or replaces
+        the state and with it the list), so the split is kept per list object: the option
+        checks ask it after every action."""
+        models = self.state.models
+        kept = self._by_player
+        if kept is None or kept[0] is not models:
+            split: dict[int, list[ModelState]] = {}
+            for m in models:
+                split.setdefault(m.player, []).append(m)
+            kept = self._by_player = (models, split)
+        return list(kept[1].get(player, ()))
 
     def teams_on_table(self) -> list[int]:
         return sorted({self.team(m) for m in self.state.models if m.active})
