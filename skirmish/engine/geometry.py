@@ -221,7 +221,9 @@ class TableQueries:
             for i, ((x, y), r, other, erow, mel) in enumerate(
                 zip(pts, radii, self._rows, ea, melee, strict=True)
             ):
-                c = sqrt((xk - x) * (xk - x) + (yk - y) * (yk - y))
+                dx = xk - x
+                dy = yk - y
+                c = sqrt(dx * dx + dy * dy)  # the general case's `(xk - x) * (xk - x) + ...`
                 d = c - rk - r
                 row.append(d)
                 mrow.append(d <= CONTACT and eak[i])
