@@ -10,7 +10,14 @@ import pytest
 
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
-from skirmish.engine.effects.shots import can_fire, firing, open_targets, open_targets_reference
+from skirmish.engine.effects.shots import (
+    can_fire,
+    cheapest_shot,
+    firing,
+    open_targets,
+    open_targets_reference,
+    shot_specs,
+)
 from skirmish.engine.game import Game
 from skirmish.engine.steps.charges import _foe, foe_pairs
 
@@ -26,6 +33,8 @@ def _check(game: Game) -> None:
         assert firing(game, mine) == [m for m in mine if can_fire(game, m)]
         assert open_targets(game, mine) == open_targets_reference(game, mine)
     assert open_targets(game, models) == open_targets_reference(game, models)
+    for m in models:
+        assert (cheapest_shot(game, m) <= m.ap) == any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
     assert foe_pairs(game, models) == [(m, t) for m in models for t in models if _foe(game, m, t)]
 
 

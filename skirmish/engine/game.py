@@ -217,6 +217,8 @@ class Game(TableQueries, Snapshots):
         return unsubscribe
 
     def _deliver(self) -> None:
+        if not self._outbox:  # no observer, or nothing emitted: the usual case of a batch run
+            return
         outbox, self._outbox = self._outbox, []
         for event in outbox:
             for callback in list(self._observers):

@@ -4,6 +4,7 @@ for weapons, ranged abilities, aimed abilities and reflected attacks alike.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +46,18 @@ def shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
     if found is None:
         found = cache[key] = _shot_specs(game, m)
     return found
+
+
+def cheapest_shot(game: Ctx, m: ModelState) -> float:
+    """The least AP any of `shot_specs(game, m)` costs (infinity when it has none), kept as those
+    are (per model and turn): "has a shot it can pay for" is `cheapest_shot(game, m) <= m.ap`,
+    which the shooting step's option check asks of each shooter after every action."""
+    cache: dict[tuple[str, int], float] = game.memo.setdefault("shot_cost", {})
+    key = (m.id, game.state.turn)
+    cost = cache.get(key)
+    if cost is None:
+        cost = cache[key] = min((float(sp.ap_cost) for sp in shot_specs(game, m)), default=math.inf)
+    return cost
 
 
 def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:

@@ -15,6 +15,7 @@ from skirmish.engine.effects.shots import (
     ShotSpec,
     attack_floor,
     can_fire,
+    cheapest_shot,
     firing,
     open_targets,
     resolve,
@@ -34,11 +35,7 @@ def begin_shooting(game: Ctx) -> None:
 
 def has_options(game: Ctx, player: int) -> bool:
     """Some model may fire: it can, has a shot it can pay for, and sees a target (one sight batch)."""
-    shooters = [
-        m
-        for m in firing(game, game.player_models(player))
-        if any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
-    ]
+    shooters = [m for m in firing(game, game.player_models(player)) if cheapest_shot(game, m) <= m.ap]
     if not shooters:
         return False
     # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
