@@ -25,6 +25,7 @@ from skirmish.data.troupe import Troupe
 from skirmish.engine import rulebook
 from skirmish.engine.core.actions import Action, Decline, EndStep
 from skirmish.engine.core.errors import IllegalAction
+from skirmish.engine.core.flow import StepSpec
 from skirmish.engine.core.log import Event
 from skirmish.engine.core.names import display_names
 from skirmish.engine.core.state import GameState, ModelState, Pending, PlayerState, state_hash
@@ -93,6 +94,9 @@ class Game(TableQueries, Snapshots):
         self._friend_version = -1
         self._friend_near: dict[tuple[int, float], bool] = {}
         self._gone_act: list[bool] | None = None
+        self._placed: list[int] = []
+        self._placed_from = -1
+        self._by_player = None
         self.state = self._build_state(bots)
         self._by_id: dict[str, ModelState] = {}
         # Teams never change during a game: one lookup list instead of walking the players each time.
@@ -213,6 +217,8 @@ class Game(TableQueries, Snapshots):
         return unsubscribe
 
     def _deliver(self) -> None:
+        if not self._outbox:  # no observer, or nothing emitted: the usual case of a batch run
+            return
         outbox, self._outbox = self._outbox, []
         for event in outbox:
             for callback in list(self._observers):
@@ -239,7 +245,8 @@ class Game(TableQueries, Snapshots):
             raise IllegalAction("R-T4", "the game is over")
         kind = type(action).__name__
         spec = self.book.spec(s.step)
-        allowed = self.book.allowed(s.step, s.pending.kind if s.pending is not None else None)
+        # `book.allowed(s.step, pending kind)`, with the step's spec already in hand.
+        allowed = self.book.pending[s.pending.kind].actions if s.pending is not None else spec.actions
         if kind not in allowed:
             where = f"a pending {s.pending.kind.replace('_', '-')}" if s.pending else f"the {spec.title} step"
             raise IllegalAction(spec.rule, f"{kind} is not allowed during {where}")
@@ -386,10 +393,10 @@ class Game(TableQueries, Snapshots):
             if s.pending is not None:
                 return
             spec = self.book.spec(s.step)
-            if spec.interactive:
+            if spec.actions:  # `spec.interactive`
                 while s.active_index < len(s.order):
                     p = s.order[s.active_index]
-                    if not s.players[p].done and self._has_options(p):
+                    if not s.players[p].done and self._has_options(p, spec):
                         return
                     if not s.players[p].done:
                         note_skip(self, spec, p)
@@ -398,8 +405,10 @@ class Game(TableQueries, Snapshots):
             self._next_step()
             s = self.state
 
-    def _has_options(self, player: int) -> bool:
-        check = self.book.spec(self.state.step).has_options
+    def _has_options(self, player: int, spec: StepSpec | None = None) -> bool:
+        """Whether `player` has anything to do in the current step (`spec`, when the caller has
+        it: the current step's): the step's own check, then the abilities usable at any time."""
+        check = (spec if spec is not None else self.book.spec(self.state.step)).has_options
         if check is not None and check(self, player):
             return True
         return self.book.anytime_options(self, player)

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from skirmish.engine.core.context import Ctx
 
 
+PLACED_RUN = 64
+"""`placed` entries kept in one run; a longer run starts again (its older refreshes compare all)."""
+
+
 class TableQueries:
     """The per-arrangement geometry tables of a game and the questions asked of them."""
 
@@ -58,6 +62,9 @@ class TableQueries:
     _friend_near: dict[tuple[int, float], bool]
     _gone: np.ndarray
     _gone_act: list[bool] | None
+    _placed: list[int]
+    _placed_from: int
+    _by_player: tuple[list[ModelState], dict[int, list[ModelState]]] | None
 
     def team(self, model: ModelState) -> int:
         return self._player_team[model.player]
@@ -86,6 +93,28 @@ class TableQueries:
         """Call after any change of positions or terrain: the per-step geometry tables are stale."""
         self._version += 1
 
+    def placed(self, k: int) -> None:
+        """`moved()` after a change of model `k`'s position and of nothing else (no activity,
+        terrain or other model changed: `effects.moving.place`).
+
+        The refreshes then know which models moved without comparing every position and activity
+        again (most changes of a game are one model's move): `_placed` lists the models placed
+        since version `_placed_from`, one entry a version, while every change since then came
+        through here; a plain `moved()` breaks the run and the next `placed` starts another."""
+        if self._placed_from + len(self._placed) != self._version or len(self._placed) >= PLACED_RUN:
+            self._placed = []
+            self._placed_from = self._version
+        self._placed.append(k)
+        self._version += 1
+
+    def _placed_since(self, version: int) -> list[int] | None:
+        """The models placed since `version` (ascending, each once) when every change since then
+        came through `placed`; None when something else changed (compare everything)."""
+        start = self._placed_from
+        if version < start or start + len(self._placed) != self._version:
+            return None
+        return sorted(set(self._placed[version - start :]))
+
     def _refresh_geo(self) -> None:
         """Distances and melee contact (R-C6, R-P5) of the current arrangement.
 
@@ -100,9 +129,15 @@ class TableQueries:
         s = self.state
         models = s.models
         n = len(models)
+        prev = self._geo_pts
+        placed = self._placed_since(self._geo_version) if prev is not None and len(prev) == n else None
+        if (
+            placed is not None and len(placed) == 1 and self._geo_act is not None and n >= 3
+        ):  # as `whole` below
+            self._refresh_one(placed[0])
+            return
         pts = s.xy.tolist()
         act = [m.active for m in models]
-        prev = self._geo_pts
         moved = (
             list(range(n)) if prev is None or len(prev) != n else [k for k in range(n) if pts[k] != prev[k]]
         )
@@ -163,13 +198,61 @@ class TableQueries:
                     in_melee[k] = any(melee[k])
         self._geo_version = self._version
 
+    def _refresh_one(self, k: int) -> None:
+        """`_refresh_geo` when model `k` alone was placed since the last refresh (`placed`): no
+        activity changed, so the enemy table stands, and only `k`'s row and column are measured
+        and tested for contact, in one pass — the same formulas as the general case (the row's
+        radius subtracted first, the column's in the other order), so the same numbers.
+        A place where it already stood changes nothing, as there."""
+        pts = self._geo_pts
+        assert pts is not None
+        xk, yk = here = self.state.xy[k].tolist()
+        if here != pts[k]:
+            pts[k] = here
+            self._dist_arr = None  # rebuilt from the rows when `distances()` asks
+            radii = self.state.radii.tolist()
+            rk = radii[k]
+            sqrt = math.sqrt
+            ea = self._enemy_active
+            eak = ea[k]
+            melee, in_melee = self._melee, self._in_melee
+            row: list[float] = []
+            mrow: list[bool] = []
+            for i, ((x, y), r, other, erow, mel) in enumerate(
+                zip(pts, radii, self._rows, ea, melee, strict=True)
+            ):
+                dx = xk - x
+                dy = yk - y
+                c = sqrt(dx * dx + dy * dy)  # the general case's `(xk - x) * (xk - x) + ...`
+                d = c - rk - r
+                row.append(d)
+                mrow.append(d <= CONTACT and eak[i])
+                other[k] = col = c - r - rk
+                now = col <= CONTACT and erow[k]
+                if now != mel[k]:
+                    mel[k] = now
+                    in_melee[i] = now or any(mel)
+            row[k] = 0.0
+            mrow[k] = eak[k]  # the general case's `0.0 <= CONTACT and ea[k][k]` (False: not its own foe)
+            self._rows[k] = row
+            melee[k] = mrow
+            in_melee[k] = any(mrow)
+        self._geo_version = self._version
+
     def _refresh_cover(self) -> None:
         """Cover and height per model (R-B2): asked again only for the models that moved."""
         if self._cover_version == self._version:
             return
         xy = self.state.xy
-        pts = xy.tolist()
         prev = self._cover_pts
+        if prev is not None and self._cover_table is self.table and len(prev) == len(self.state.models):
+            placed = self._placed_since(self._cover_version)
+            if placed is not None:
+                # Only placed models changed (no glide began or ended, no model came or went: those
+                # call `moved()`), so only their entries can: the general case's answer.
+                self._cover_placed(placed)
+                return
+        pts = xy.tolist()
         if prev is None or len(prev) != len(pts) or self._cover_table is not self.table:
             moved = list(range(len(pts)))
             self._rank = [0] * len(pts)
@@ -188,6 +271,26 @@ class TableQueries:
         ]
         self._cover_pts = pts
         self._cover_table = self.table
+        self._cover_version = self._version
+
+    def _cover_placed(self, placed: list[int]) -> None:
+        """`_refresh_cover` when only the models `placed` were placed since the last refresh."""
+        xy = self.state.xy
+        pts = self._cover_pts
+        assert pts is not None
+        moved = []
+        for k in placed:
+            here = xy[k].tolist()
+            if here != pts[k]:
+                pts[k] = here
+                moved.append(k)
+        if moved:
+            models = self.state.models
+            rank, piece, height, cover = self._rank, self._piece, self._height, self._cover
+            for k, (r, c, h) in zip(moved, self.table.facts_of(xy[moved]), strict=True):
+                rank[k], piece[k], height[k] = r, c, h
+                m = models[k]
+                cover[k] = 0 if m.profile.flying or m.glide else r
         self._cover_version = self._version
 
     def add_terrain(self, table: Table) -> None:
@@ -239,11 +342,34 @@ class TableQueries:
         return [models[i] for i, touching in enumerate(self._melee[model.index]) if touching]
 
     def in_melee(self, model: ModelState) -> bool:
-        if not model.active:
-            return False
+        """Whether an active model has an active enemy in base contact (R-P5): the melee table's
+        entry, False for a model not active (its row holds no contact)."""
         if self._geo_version != self._version:
             self._refresh_geo()
         return self._in_melee[model.index]
+
+    def melee_flags(self) -> list[bool]:
+        """`[in_melee(m) for m in models]` (R-P5), the game's own list until the next change (read
+        it, do not change it): an option check that asks it of every model reads one entry each
+        instead of calling `in_melee` (a model not active is in no one's contact, so its entry is
+        False, as `in_melee` answers)."""
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        return self._in_melee
+
+    def active_flags(self) -> list[bool]:
+        """`[m.active for m in models]`, the game's own list until a model leaves or comes back
+        (read it, do not change it): KOs and removals call `moved()`, and the refresh compares
+        the activity again after every such change."""
+        if self._geo_version != self._version:
+            self._refresh_geo()
+        act = self._geo_act
+        assert act is not None
+        return act
+
+    def enemy_rows(self) -> list[list[bool]]:
+        """`enemies(a, b)` of every pair by index, as lists (teams never change in a game; read only)."""
+        return self._enemy_rows()
 
     def _enemy_matrix(self) -> np.ndarray:
         """(n, n) True where two models are on different teams; teams never change in a game."""
@@ -385,7 +511,18 @@ class TableQueries:
         return near
 
     def player_models(self, player: int) -> list[ModelState]:
-        return [m for m in self.state.models if m.player == player]
+        """The player's models in table order (a fresh list: callers may change it). A game's
+        model list and each model's player never change (a restore keeps the list, or replaces
+        the state and with it the list), so the split is kept per list object: the option
+        checks ask it after every action."""
+        models = self.state.models
+        kept = self._by_player
+        if kept is None or kept[0] is not models:
+            split: dict[int, list[ModelState]] = {}
+            for m in models:
+                split.setdefault(m.player, []).append(m)
+            kept = self._by_player = (models, split)
+        return list(kept[1].get(player, ()))
 
     def teams_on_table(self) -> list[int]:
         return sorted({self.team(m) for m in self.state.models if m.active})

@@ -8,6 +8,7 @@ paths and asks these same point checks, so it sits above this module, never besi
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -142,8 +143,11 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
     if contact_target is not None and not 0 <= contact_target < n:
         return False
     obs = mover.obstacles(p[0], target=contact_target)
-    bases, pieces = obs.bases_py(), obs.kern.py
+    bases: Sequence[tuple[float, ...]] = obs.bases_py()
+    pieces: Sequence[_Piece] = obs.kern.py
     tl, tl2 = obs.tlim + BOX_SLACK, obs.tlim2
+    if len(pts) > 2:
+        bases, pieces = _near_path(pts, bases, pieces, tl)
     x0, y0 = pts[0]
     for x1, y1 in pts[1:]:
         if not _seg_clear(x0, y0, x1, y1, bases, pieces, tl, tl2, False):
@@ -167,6 +171,29 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
             if sqrt(dx * dx + dy * dy) - rl[k] - r <= CONTACT:
                 return False
     return True
+
+
+_Piece = tuple[tuple[float, float, float, float], tuple[tuple[float, ...], ...]]
+"""A piece as `_seg_clear` takes it (`EdgeKernel.py`): its box, then its edges."""
+
+
+def _near_path(
+    pts: list[list[float]], bases: Sequence[tuple[float, ...]], pieces: Sequence[_Piece], tl: float
+) -> tuple[list[tuple[float, ...]], list[_Piece]]:
+    """The bases and pieces `_seg_clear` might test for some segment of the path: those its box
+    rejections pass against the whole path's bounding box, with the same comparisons. Every
+    segment's box lies inside the path's, so a base or piece rejected here is rejected for each
+    segment, and `_seg_clear` on what is left answers as on everything (in the same order)."""
+    xs = [x for x, _ in pts]
+    ys = [y for _, y in pts]
+    lox, hix, loy, hiy = min(xs), max(xs), min(ys), max(ys)
+    near_bases = [b for b in bases if not (b[4] < lox or b[3] > hix or b[6] < loy or b[5] > hiy)]
+    near_pieces = [
+        pc
+        for pc in pieces
+        if not (pc[0][2] + tl < lox or pc[0][0] - tl > hix or pc[0][3] + tl < loy or pc[0][1] - tl > hiy)
+    ]
+    return near_bases, near_pieces
 
 
 def _check_path_reference(

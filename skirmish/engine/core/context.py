@@ -86,6 +86,9 @@ class Ctx(Protocol):
     def moved(self) -> None:
         """Positions or terrain changed: the per-arrangement geometry tables are stale."""
 
+    def placed(self, k: int) -> None:
+        """Model `k`'s position changed and nothing else did: `moved()`, naming what moved."""
+
     def add_terrain(self, table: Table) -> None:
         """The table gained a piece (an Earth Wall): the new table replaces the old one."""
 
@@ -123,6 +126,18 @@ class Ctx(Protocol):
     def distances(self) -> np.ndarray: ...
 
     def in_melee(self, model: ModelState) -> bool: ...
+
+    def melee_flags(self) -> list[bool]:
+        """`[in_melee(m) for m in models]`, read only."""
+        ...
+
+    def active_flags(self) -> list[bool]:
+        """`[m.active for m in models]`, read only."""
+        ...
+
+    def enemy_rows(self) -> list[list[bool]]:
+        """`enemies(a, b)` by index, read only."""
+        ...
 
     def melee_enemies(self, model: ModelState) -> list[ModelState]: ...
 

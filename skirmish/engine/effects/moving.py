@@ -140,7 +140,7 @@ def name_models(game: Ctx, text: str) -> str:
 
 def place(game: Ctx, m: ModelState, path: np.ndarray) -> None:
     game.state.xy[m.index] = path[-1]
-    game.moved()
+    game.placed(m.index)
 
 
 def beside(game: Ctx, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndarray:

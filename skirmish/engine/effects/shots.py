@@ -4,6 +4,7 @@ for weapons, ranged abilities, aimed abilities and reflected attacks alike.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +46,18 @@ def shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
     if found is None:
         found = cache[key] = _shot_specs(game, m)
     return found
+
+
+def cheapest_shot(game: Ctx, m: ModelState) -> float:
+    """The least AP any of `shot_specs(game, m)` costs (infinity when it has none), kept as those
+    are (per model and turn): "has a shot it can pay for" is `cheapest_shot(game, m) <= m.ap`,
+    which the shooting step's option check asks of each shooter after every action."""
+    cache: dict[tuple[str, int], float] = game.memo.setdefault("shot_cost", {})
+    key = (m.id, game.state.turn)
+    cost = cache.get(key)
+    if cost is None:
+        cost = cache[key] = min((float(sp.ap_cost) for sp in shot_specs(game, m)), default=math.inf)
+    return cost
 
 
 def _shot_specs(game: Ctx, m: ModelState) -> list[ShotSpec]:
@@ -213,6 +226,20 @@ def can_fire(game: Ctx, m: ModelState) -> bool:
     return game.options.shoot_into_melee or not game.in_melee(m)
 
 
+def firing(game: Ctx, models: Sequence[ModelState]) -> list[ModelState]:
+    """`[m for m in models if can_fire(game, m)]`, melee read from the game's table
+    (`melee_flags`) rather than asked model by model: the shooting step's option check asks it
+    of a player's models after every action."""
+    into = game.options.shoot_into_melee
+    melee = game.melee_flags()
+    now = f"{game.state.turn}:shooting"
+    return [
+        m
+        for m in models
+        if not m.removed and not m.fired and (not m.ko or m.ko_step == now) and (into or not melee[m.index])
+    ]
+
+
 def open_target(game: Ctx, shooter: ModelState, target: ModelState) -> bool:
     """`targetable` but for sight (R-C1): an active enemy, not in melee unless the option allows;
     the shooting step's "may anyone fire" asks sight for all such pairs in one batch."""
@@ -227,8 +254,20 @@ def _free_target(game: Ctx, target: ModelState) -> bool:
 def open_targets(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
     """Per shooter, `[t for t in models if open_target(game, shooter, t)]`: the target's own part
     is asked once per target, not once per shooter and target."""
-    free = [t for t in game.state.models if _free_target(game, t)]
-    return [[t for t in free if game.enemies(m, t)] for m in shooters]
+    models = game.state.models
+    act = game.active_flags()  # `_free_target`, read from the game's tables
+    if game.options.shoot_into_melee:
+        free = [t for t, a in zip(models, act, strict=True) if a]
+    else:
+        melee = game.melee_flags()
+        free = [t for t, a, busy in zip(models, act, melee, strict=True) if a and not busy]
+    foes = game.enemy_rows()
+    return [[t for t in free if row[t.index]] for row in [foes[m.index] for m in shooters]]
+
+
+def open_targets_reference(game: Ctx, shooters: Sequence[ModelState]) -> list[list[ModelState]]:
+    """`open_targets` one question at a time: what it is held to."""
+    return [[t for t in game.state.models if open_target(game, m, t)] for m in shooters]
 
 
 def targetable(game: Ctx, shooter: ModelState, target: ModelState) -> bool:

@@ -52,8 +52,14 @@ def _chargeable(t: ModelState) -> bool:
 def foe_pairs(game: Ctx, chargers: list[ModelState]) -> list[tuple[ModelState, ModelState]]:
     """`[(m, t) for m in chargers for t in models if _foe(game, m, t)]`, the target's own part
     asked once per model rather than once per charger and model."""
-    targets = [t for t in game.state.models if _chargeable(t)]
-    return [(m, t) for m in chargers for t in targets if game.enemies(m, t)]
+    # `_chargeable` and `game.enemies`, read from the game's tables.
+    targets = [t for t, a in zip(game.state.models, game.active_flags(), strict=True) if a]
+    foes = game.enemy_rows()
+    pairs: list[tuple[ModelState, ModelState]] = []
+    for m in chargers:
+        row = foes[m.index]
+        pairs += [(m, t) for t in targets if row[t.index]]
+    return pairs
 
 
 def charge_targets(game: Ctx, m: ModelState) -> list[ModelState]:

@@ -15,6 +15,8 @@ from skirmish.engine.effects.shots import (
     ShotSpec,
     attack_floor,
     can_fire,
+    cheapest_shot,
+    firing,
     open_targets,
     resolve,
     shot_scores,
@@ -33,11 +35,7 @@ def begin_shooting(game: Ctx) -> None:
 
 def has_options(game: Ctx, player: int) -> bool:
     """Some model may fire: it can, has a shot it can pay for, and sees a target (one sight batch)."""
-    shooters = [
-        m
-        for m in game.player_models(player)
-        if can_fire(game, m) and any(sp.ap_cost <= m.ap for sp in shot_specs(game, m))
-    ]
+    shooters = [m for m in firing(game, game.player_models(player)) if cheapest_shot(game, m) <= m.ap]
     if not shooters:
         return False
     # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
@@ -57,9 +55,7 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     premeasure = game.options.premeasure
     shooters: list[ModelState] = []
     weapons: list[list[ShotSpec]] = []
-    for m in game.player_models(player):
-        if not can_fire(game, m):
-            continue
+    for m in firing(game, game.player_models(player)):
         specs = [spec for spec in shot_specs(game, m) if spec.ap_cost <= m.ap]
         if specs:
             shooters.append(m)

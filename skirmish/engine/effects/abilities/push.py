@@ -39,7 +39,7 @@ class Push(Aimed):
             ignore=ctx.gone_mask(),
         )
         s.xy[target.index] = new_xy
-        ctx.moved()
+        ctx.placed(target.index)
         if ctx.logging:
             moved = float(np.hypot(*(new_xy - before)))
             ctx.emit("ability", f'{m.name} uses {a.title}: {target.name} is pushed {moved:.1f}"', ids)
