@@ -78,6 +78,15 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     Remembered on the table (see `_TowardRecord`): the engine's list, the bots' goal moves and a
     retried charge ask the same mover the same goal again, often after a friend moved elsewhere.
     """
+    return move_toward_record(mover, goal, budget)[0]
+
+
+def move_toward_record(
+    mover: Mover, goal: np.ndarray, budget: float
+) -> tuple[np.ndarray | None, _TowardRecord]:
+    """`move_toward`, with the record that answers it (reused or just made): what it asked of
+    the bases, which holds wherever every friend that moved since stayed clear of it (the
+    movement listing keeps it with its own record, `movement._relisted`)."""
     gl = np.asarray(goal, dtype=float).reshape(2)
     xy, radii, index = mover.xy, mover.radii, mover.index
     en = mover.enemies
@@ -101,10 +110,10 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     assert isinstance(memo, dict)
     rec = memo.get(key)
     if isinstance(rec, _TowardRecord) and rec.xy.shape == xy.shape and _still_true(rec, xy, radii, index, gl):
-        return None if rec.path is None else rec.path.copy()
+        return (None if rec.path is None else rec.path.copy()), rec
     path, made = _move_toward_now(mover, gl, budget)
     remember(memo, key, made, TOWARD_MEMO)
-    return path
+    return path, made
 
 
 TOWARD_MEMO = 1024

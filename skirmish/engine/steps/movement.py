@@ -9,8 +9,9 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.memo import remember
-from skirmish.battlefield.paths import Mover, move_toward
+from skirmish.battlefield.paths import Mover, move_toward, move_toward_record
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
+from skirmish.battlefield.paths.kernel import near_segment
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.actions import Path as MovePath
@@ -222,12 +223,23 @@ def _move(model_id: str, path: MovePath) -> Move:
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
     """The model's candidate moves: toward each goal (default: `default_goals`), the straight line
     when it is clear, else the truncated shortest path; then eight straight lines at full and at
-    half Move; each kept as `listed_move` keeps it."""
+    half Move; each kept as `listed_move` keeps it.
+
+    With the default goals the list is remembered with what it asked of the other bases
+    (`_relisted`): after another model's move the same list is given again, without asking
+    anything afresh, when the moved model stayed clear of everything this list looked at."""
     s = game.state
     budget = move_budget(game, m)
-    start = s.xy[m.index].copy()
     enemy, gone = game.enemy_mask(m), game.gone_mask()
-    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    fly = flies(m)
+    xy, radii = s.xy, s.radii
+    key: tuple[object, ...] | None = None
+    if goals is None:
+        key, kept = _relisted(game, m.index, budget, fly, xy, radii, enemy, gone)
+        if kept is not None:
+            return [_move(m.id, p) for p in kept]
+    start = xy[m.index].copy()
+    mover = Mover(game.table, m.index, xy, radii, enemy, flying=fly, ignore=gone)
     aims = goals if goals is not None else goals_among(game, m, enemy & ~gone)
     sx, sy = start.tolist()
     heads = [_head_xy(sx, sy, goal, budget) for goal in aims]
@@ -236,8 +248,8 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # stays small enough for the plain-float check that a single line would get.
     ends = _ends_xy(sx, sy, budget)
     firsts = [h for h in heads if h is not None]
-    if len(firsts) + len(ends) <= STRAIGHT_SMALL:
-        batch = np.array(firsts + ends, dtype=float).reshape(-1, 2)
+    batch = np.array(firsts + ends, dtype=float).reshape(-1, 2)
+    if len(batch) <= STRAIGHT_SMALL:
         legal = straight_moves(mover, start[None, :], batch, max_length=budget)
         clear = legal[: len(firsts)].tolist()
         legal = legal[len(firsts) :]
@@ -249,6 +261,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # A legal move toward each goal: the straight line when it is clear (the common case, no
     # search), else the truncated shortest path around obstacles.
     toward: list[tuple[np.ndarray, bool] | None] = []
+    asked: list[_Asked] = []
     k = 0
     for goal, head in zip(aims, heads, strict=True):
         if head is None:
@@ -257,17 +270,128 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         if clear[k]:
             toward.append((np.array(head), True))
         else:
-            path = move_toward(mover, goal, budget)
+            path, rec = move_toward_record(mover, goal, budget)
             toward.append(None if path is None else (path, False))
+            gx, gy = goal.tolist()
+            asked.append((gx, gy, rec.reach, rec.included, rec.probes))
         k += 1
-    return _listing(game, m.id, start, budget, toward, ends, legal)
+    found = _listed_paths(game, m.id, start, budget, toward, ends, legal)
+    if key is not None:
+        # Made inner first (the collector untracks such a tuple in one pass, never promoting it).
+        record: _Relisting = (xy.copy(), float(radii[m.index]), sx, sy, budget, batch, tuple(asked), found)
+        remember(_relistings(game), key, record, RELISTING_MEMO)
+    return [_move(m.id, p) for p in found]
+
+
+RELISTING_MEMO = 1024
+"""Listings a table keeps with what they asked of the other bases (`_relisted`; oldest forgotten
+first)."""
+
+MARGIN = 1e-6
+"""A moved model counts as near what a listing asked within its clearance plus this (the kernels
+flag only within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
+
+_Asked = tuple[float, float, float, tuple[int, ...], tuple[tuple[float, float, float, float], ...]]
+"""What one searched goal move asked (`plan._TowardRecord`): the goal, the radius within which
+its goal and ring points were tested, the models its search went around and its probes."""
+
+
+def _relisted(
+    game: Ctx,
+    index: int,
+    budget: float,
+    fly: bool,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    gone: np.ndarray,
+) -> tuple[tuple[object, ...], tuple[MovePath, ...] | None]:
+    """The key of this model's listing with the default goals, and its paths when a remembered
+    listing is this one (else None).
+
+    A model's list is a function of its place, budget and flying, the radii, the enemy and
+    out-of-play masks, where the models in neither stand (all in the key, with the table, whose
+    memo this is: its goals are those of `goals_among`, which asks nothing else) and where the
+    other models stand. Those others, friends still in play, reach the list only through point
+    and segment questions: each straight line of the batch (toward the goals and the sixteen
+    ends) is legal unless a base comes within its clearance of it (`jit.straight_moves`), and each
+    searched goal move is its record's answer unless a moved friend is one its search went
+    around or comes near its goal disc or probes (`plan._still_true`). So when every model that
+    moved since, before and after, is farther than its clearance + MARGIN from all of those, a
+    fresh listing asks the same questions, gets the same answers and lists the same moves, bit
+    for bit (a property test holds it to the full recomputation). The record is then renewed at
+    the new places, which is sound by the same argument from there."""
+    fixed = enemy | gone
+    fixed[index] = True
+    key = (index, budget, fly, radii.tobytes(), enemy.tobytes(), gone.tobytes(), xy[fixed].tobytes())
+    memo = _relistings(game)
+    rec = memo.get(key)
+    if rec is None or rec[0].shape != xy.shape:
+        return key, None
+    was, r, sx, sy, far, batch, asked, paths = rec
+    moved = np.flatnonzero((was.view(np.int64) != xy.view(np.int64)).any(axis=1)).tolist()
+    if moved:
+        ends = batch.tolist()
+        old, new = was.tolist(), xy.tolist()
+        rl = radii.tolist()
+        for j in moved:
+            c = rl[j] + r + MARGIN
+            lim2 = c * c
+            for px, py in (old[j], new[j]):
+                # Every straight line lies within `far` (the budget) of the start.
+                near = math.hypot(px - sx, py - sy) <= far + c + MARGIN
+                if near and _near_lines(px, py, lim2, sx, sy, ends):
+                    return key, None
+                for gx, gy, rho, included, probes in asked:
+                    if (
+                        j in included
+                        or math.hypot(px - gx, py - gy) <= rho + c
+                        or near_segment(px, py, lim2, probes)
+                    ):
+                        return key, None
+        memo[key] = (xy.copy(), r, sx, sy, far, batch, asked, paths)
+    return key, paths
+
+
+_Relisting = tuple[
+    np.ndarray, float, float, float, float, np.ndarray, tuple[_Asked, ...], tuple[MovePath, ...]
+]
+"""A remembered listing (`_relisted`): every centre when it held, the mover's radius, its start,
+its budget, the straight batch's ends, what each searched goal move asked, and the list's paths.
+A plain tuple of arrays, numbers and tuples of numbers, made inner first: the collector untracks
+it at its first collection, so the records a table keeps cost its full collections nothing."""
+
+
+def _relistings(game: Ctx) -> dict[tuple[object, ...], _Relisting]:
+    """The table's remembered listings (`_relisted`), by key."""
+    memo = game.table.memo.setdefault("relisting", {})
+    assert isinstance(memo, dict)
+    return memo
+
+
+def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: list[list[float]]) -> bool:
+    """Whether the point comes closer than sqrt(lim2) to a segment from (sx, sy) to one of `ends`:
+    `kernel.near_segment`'s formula, for segments sharing their start."""
+    apx = px - sx
+    apy = py - sy
+    for x1, y1 in ends:
+        abx = x1 - sx
+        aby = y1 - sy
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
 
 
 LISTING_MEMO = 1024
 """Candidate lists a game keeps by their exact paths (`_listing`; oldest forgotten first)."""
 
 
-def _listing(
+def _listed_paths(
     game: Ctx,
     model_id: str,
     start: np.ndarray,
@@ -275,8 +399,8 @@ def _listing(
     toward: list[tuple[np.ndarray, bool] | None],
     ends: list[list[float]],
     legal: np.ndarray,
-) -> list[Move]:
-    """The list `model_moves` makes of its paths: `listed_move` on each path toward a goal (the
+) -> tuple[MovePath, ...]:
+    """The paths of the list `model_moves` makes: `listed_move` on each path toward a goal (the
     straight line to `head` when clear, else the searched path), then on each legal straight line.
 
     The list is a function of those paths alone, and most models' paths are the same as at the
@@ -313,7 +437,7 @@ def _listing(
                     to = ends[i]
                     paths.append((origin, (to[0], to[1])))
         found = remember(memo, key, tuple(paths), LISTING_MEMO)
-    return [_move(model_id, p) for p in found]
+    return found
 
 
 _Lines = tuple[tuple[tuple[float, float], bool], ...]
