@@ -12,6 +12,7 @@ from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, move_toward, move_toward_record
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
 from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.plan import _TowardRecord
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.actions import Path as MovePath
@@ -261,7 +262,8 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # A legal move toward each goal: the straight line when it is clear (the common case, no
     # search), else the truncated shortest path around obstacles.
     toward: list[tuple[np.ndarray, bool] | None] = []
-    asked: list[_Asked] = []
+    goals_xy: list[float] = []
+    asked: list[_TowardRecord] = []
     k = 0
     for goal, head in zip(aims, heads, strict=True):
         if head is None:
@@ -272,13 +274,16 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         else:
             path, rec = move_toward_record(mover, goal, budget)
             toward.append(None if path is None else (path, False))
-            gx, gy = goal.tolist()
-            asked.append((gx, gy, rec.reach, rec.included, rec.probes))
+            goals_xy.extend(goal.tolist())
+            asked.append(rec)
         k += 1
     found = _listed_paths(game, m.id, start, budget, toward, ends, legal)
     if key is not None:
-        # Made inner first (the collector untracks such a tuple in one pass, never promoting it).
-        record: _Relisting = (xy.copy(), float(radii[m.index]), sx, sy, budget, batch, tuple(asked), found)
+        record = _Relisting(
+            xy.copy(), float(radii[m.index]), sx, sy, budget, tuple(batch.ravel().tolist()), found
+        )
+        if asked:
+            record.goals, record.asked = tuple(goals_xy), tuple(asked)
         remember(_relistings(game), key, record, RELISTING_MEMO)
     return [_move(m.id, p) for p in found]
 
@@ -291,9 +296,38 @@ MARGIN = 1e-6
 """A moved model counts as near what a listing asked within its clearance plus this (the kernels
 flag only within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
 
-_Asked = tuple[float, float, float, tuple[int, ...], tuple[tuple[float, float, float, float], ...]]
-"""What one searched goal move asked (`plan._TowardRecord`): the goal, the radius within which
-its goal and ring points were tested, the models its search went around and its probes."""
+
+class _Relisting:
+    """A remembered listing (`_relisted`): every centre where it holds, the mover's radius, its
+    start and budget, the straight batch's ends (x, y flat), each searched goal (x, y flat) with
+    the record that answered its move (`plan._TowardRecord`: its goal disc, probes and the bases
+    it went around), and the list's paths.
+
+    One tracked object a record (its slots hold arrays, numbers, flat tuples of numbers and the
+    toward records the table keeps anyway), renewed in place: every object a game keeps is
+    walked by each later full collection of the collector."""
+
+    __slots__ = ("asked", "budget", "ends", "goals", "paths", "r", "sx", "sy", "xy")
+
+    def __init__(
+        self,
+        xy: np.ndarray,
+        r: float,
+        sx: float,
+        sy: float,
+        budget: float,
+        ends: tuple[float, ...],
+        paths: tuple[MovePath, ...],
+    ) -> None:
+        self.xy = xy
+        self.r = r
+        self.sx = sx
+        self.sy = sy
+        self.budget = budget
+        self.ends = ends
+        self.paths = paths
+        self.goals: tuple[float, ...] = ()
+        self.asked: tuple[_TowardRecord, ...] = ()
 
 
 def _relisted(
@@ -324,14 +358,13 @@ def _relisted(
     fixed = enemy | gone
     fixed[index] = True
     key = (index, budget, fly, radii.tobytes(), enemy.tobytes(), gone.tobytes(), xy[fixed].tobytes())
-    memo = _relistings(game)
-    rec = memo.get(key)
-    if rec is None or rec[0].shape != xy.shape:
+    rec = _relistings(game).get(key)
+    if rec is None or rec.xy.shape != xy.shape:
         return key, None
-    was, r, sx, sy, far, batch, asked, paths = rec
+    was = rec.xy
     moved = np.flatnonzero((was.view(np.int64) != xy.view(np.int64)).any(axis=1)).tolist()
     if moved:
-        ends = batch.tolist()
+        r, sx, sy, far, ends, goals = rec.r, rec.sx, rec.sy, rec.budget, rec.ends, rec.goals
         old, new = was.tolist(), xy.tolist()
         rl = radii.tolist()
         for j in moved:
@@ -342,24 +375,15 @@ def _relisted(
                 near = math.hypot(px - sx, py - sy) <= far + c + MARGIN
                 if near and _near_lines(px, py, lim2, sx, sy, ends):
                     return key, None
-                for gx, gy, rho, included, probes in asked:
+                for i, got in enumerate(rec.asked):
                     if (
-                        j in included
-                        or math.hypot(px - gx, py - gy) <= rho + c
-                        or near_segment(px, py, lim2, probes)
+                        j in got.included
+                        or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
+                        or near_segment(px, py, lim2, got.probes)
                     ):
                         return key, None
-        memo[key] = (xy.copy(), r, sx, sy, far, batch, asked, paths)
-    return key, paths
-
-
-_Relisting = tuple[
-    np.ndarray, float, float, float, float, np.ndarray, tuple[_Asked, ...], tuple[MovePath, ...]
-]
-"""A remembered listing (`_relisted`): every centre when it held, the mover's radius, its start,
-its budget, the straight batch's ends, what each searched goal move asked, and the list's paths.
-A plain tuple of arrays, numbers and tuples of numbers, made inner first: the collector untracks
-it at its first collection, so the records a table keeps cost its full collections nothing."""
+        rec.xy = xy.copy()
+    return key, rec.paths
 
 
 def _relistings(game: Ctx) -> dict[tuple[object, ...], _Relisting]:
@@ -369,12 +393,14 @@ def _relistings(game: Ctx) -> dict[tuple[object, ...], _Relisting]:
     return memo
 
 
-def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: list[list[float]]) -> bool:
-    """Whether the point comes closer than sqrt(lim2) to a segment from (sx, sy) to one of `ends`:
-    `kernel.near_segment`'s formula, for segments sharing their start."""
+def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: tuple[float, ...]) -> bool:
+    """Whether the point comes closer than sqrt(lim2) to a segment from (sx, sy) to one of `ends`
+    (x, y flat): `kernel.near_segment`'s formula, for segments sharing their start."""
     apx = px - sx
     apy = py - sy
-    for x1, y1 in ends:
+    for i in range(0, len(ends), 2):
+        x1 = ends[i]
+        y1 = ends[i + 1]
         abx = x1 - sx
         aby = y1 - sy
         inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
@@ -388,7 +414,7 @@ def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: l
 
 
 LISTING_MEMO = 1024
-"""Candidate lists a game keeps by their exact paths (`_listing`; oldest forgotten first)."""
+"""Candidate lists a game keeps by their exact paths (`_listed_paths`; oldest forgotten first)."""
 
 
 def _listed_paths(
@@ -409,13 +435,16 @@ def _listed_paths(
     legal straight lines, with `ends` a function of the start and `budget`), so the same paths
     give the same moves without filtering them again. It keeps the moves' paths (tuples of floats,
     which the collector untracks) and makes the moves afresh (`_move`)."""
-    key = (
-        model_id,
-        start.tobytes(),
-        budget,
-        tuple(None if t is None else (t[1], t[0].tobytes()) for t in toward),
-        legal.tobytes(),
-    )
+    # One flat tuple (each goal's entry None, or its straight flag and path bytes: None is no
+    # bool, so the entries read back one way): the collector untracks it at its first collection,
+    # where a tuple of tuples would be promoted first (tuples are untracked one level a pass).
+    parts: list[object] = [model_id, start.tobytes(), budget, legal.tobytes()]
+    for t in toward:
+        if t is None:
+            parts.append(None)
+        else:
+            parts += (t[1], t[0].tobytes())
+    key = tuple(parts)
     memo: dict[tuple[object, ...], tuple[MovePath, ...]] = game.memo.setdefault("model_moves", {})
     found = memo.get(key)
     if found is None:
