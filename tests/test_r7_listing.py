@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from skirmish.bots.runner import seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.core.flow import Step
+from skirmish.engine.core.state import ModelState
+from skirmish.engine.effects.moving import flies, move_budget
 from skirmish.engine.game import Game
 from skirmish.engine.steps import movement
 from skirmish.engine.steps.movement import can_move, model_moves
@@ -51,17 +53,17 @@ def _fresh(game: Game) -> Iterator[None]:
         t.search_memo, t.obstacle_memo = kept_attrs
 
 
-def _served(game: Game, m: object) -> bool:
-    """Whether the next listing of `m` comes from a remembered listing."""
+def _served(game: Game, m: ModelState) -> bool:
+    """Whether the next listing of `m` comes from its remembered listing."""
     s = game.state
-    key, kept = movement._relisted(
+    kept = movement._relisted(
         game,
-        m.index,  # type: ignore[attr-defined]
-        movement.move_budget(game, m),  # type: ignore[arg-type]
-        movement.flies(m),  # type: ignore[arg-type]
+        m.index,
+        move_budget(game, m),
+        flies(m),
         s.xy,
         s.radii,
-        game.enemy_mask(m),  # type: ignore[arg-type]
+        game.enemy_mask(m),
         game.gone_mask(),
     )
     return kept is not None
@@ -135,7 +137,7 @@ def test_r_m2_a_remembered_listing_after_friends_moved_anywhere_is_the_fresh_lis
             if other is who:
                 continue
             sx, sy = s.xy[other.index].tolist()
-            budget = movement.move_budget(game, other)
+            budget = move_budget(game, other)
             ex, ey = movement._ends_xy(sx, sy, budget)[pick % 16]
             # A point at the clearance from the line's middle, on its normal, nudged by dx * 1e-10.
             lx, ly = ex - sx, ey - sy

@@ -234,9 +234,8 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     enemy, gone = game.enemy_mask(m), game.gone_mask()
     fly = flies(m)
     xy, radii = s.xy, s.radii
-    key: tuple[object, ...] | None = None
     if goals is None:
-        key, kept = _relisted(game, m.index, budget, fly, xy, radii, enemy, gone)
+        kept = _relisted(game, m.index, budget, fly, xy, radii, enemy, gone)
         if kept is not None:
             return [_move(m.id, p) for p in kept]
     start = xy[m.index].copy()
@@ -278,19 +277,25 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             asked.append(rec)
         k += 1
     found = _listed_paths(game, m.id, start, budget, toward, ends, legal)
-    if key is not None:
+    if goals is None:
         record = _Relisting(
-            xy.copy(), float(radii[m.index]), sx, sy, budget, tuple(batch.ravel().tolist()), found
+            xy.tobytes(),
+            budget,
+            fly,
+            radii.tobytes(),
+            enemy.tobytes(),
+            gone.tobytes(),
+            float(radii[m.index]),
+            sx,
+            sy,
+            tuple(batch.ravel().tolist()),
+            found,
         )
         if asked:
             record.goals, record.asked = tuple(goals_xy), tuple(asked)
-        remember(_relistings(game), key, record, RELISTING_MEMO)
+        _relistings(game)[m.index] = record
     return [_move(m.id, p) for p in found]
 
-
-RELISTING_MEMO = 1024
-"""Listings a table keeps with what they asked of the other bases (`_relisted`; oldest forgotten
-first)."""
 
 MARGIN = 1e-6
 """A moved model counts as near what a listing asked within its clearance plus this (the kernels
@@ -298,32 +303,55 @@ flag only within the clearance minus OVERLAP_TOL): a conservative test, never a 
 
 
 class _Relisting:
-    """A remembered listing (`_relisted`): every centre where it holds, the mover's radius, its
-    start and budget, the straight batch's ends (x, y flat), each searched goal (x, y flat) with
-    the record that answered its move (`plan._TowardRecord`: its goal disc, probes and the bases
-    it went around), and the list's paths.
+    """A model's last listing with the default goals (`_relisted`): what it was a function of
+    (every centre's bytes, its budget and flying, the radii's, the enemy and out-of-play masks'),
+    the mover's radius and start, the straight batch's ends (x, y flat), each searched goal (x,
+    y flat) with the record that answered its move (`plan._TowardRecord`: its goal disc, probes
+    and the bases it went around), and the list's paths.
 
-    One tracked object a record (its slots hold arrays, numbers, flat tuples of numbers and the
+    One tracked object a model (its slots hold bytes, numbers, flat tuples of numbers and the
     toward records the table keeps anyway), renewed in place: every object a game keeps is
     walked by each later full collection of the collector."""
 
-    __slots__ = ("asked", "budget", "ends", "goals", "paths", "r", "sx", "sy", "xy")
+    __slots__ = (
+        "asked",
+        "budget",
+        "ends",
+        "enemy",
+        "fly",
+        "gone",
+        "goals",
+        "paths",
+        "r",
+        "radii",
+        "sx",
+        "sy",
+        "xy",
+    )
 
     def __init__(
         self,
-        xy: np.ndarray,
+        xy: bytes,
+        budget: float,
+        fly: bool,
+        radii: bytes,
+        enemy: bytes,
+        gone: bytes,
         r: float,
         sx: float,
         sy: float,
-        budget: float,
         ends: tuple[float, ...],
         paths: tuple[MovePath, ...],
     ) -> None:
         self.xy = xy
+        self.budget = budget
+        self.fly = fly
+        self.radii = radii
+        self.enemy = enemy
+        self.gone = gone
         self.r = r
         self.sx = sx
         self.sy = sy
-        self.budget = budget
         self.ends = ends
         self.paths = paths
         self.goals: tuple[float, ...] = ()
@@ -339,55 +367,71 @@ def _relisted(
     radii: np.ndarray,
     enemy: np.ndarray,
     gone: np.ndarray,
-) -> tuple[tuple[object, ...], tuple[MovePath, ...] | None]:
-    """The key of this model's listing with the default goals, and its paths when a remembered
-    listing is this one (else None).
+) -> tuple[MovePath, ...] | None:
+    """The paths of this model's list with the default goals when its last listing (on this
+    table) is this one, else None.
 
     A model's list is a function of its place, budget and flying, the radii, the enemy and
-    out-of-play masks, where the models in neither stand (all in the key, with the table, whose
+    out-of-play masks, where the models in neither stand (all compared, with the table, whose
     memo this is: its goals are those of `goals_among`, which asks nothing else) and where the
     other models stand. Those others, friends still in play, reach the list only through point
     and segment questions: each straight line of the batch (toward the goals and the sixteen
     ends) is legal unless a base comes within its clearance of it (`jit.straight_moves`), and each
     searched goal move is its record's answer unless a moved friend is one its search went
     around or comes near its goal disc or probes (`plan._still_true`). So when every model that
-    moved since, before and after, is farther than its clearance + MARGIN from all of those, a
-    fresh listing asks the same questions, gets the same answers and lists the same moves, bit
-    for bit (a property test holds it to the full recomputation). The record is then renewed at
-    the new places, which is sound by the same argument from there."""
-    fixed = enemy | gone
-    fixed[index] = True
-    key = (index, budget, fly, radii.tobytes(), enemy.tobytes(), gone.tobytes(), xy[fixed].tobytes())
-    rec = _relistings(game).get(key)
-    if rec is None or rec.xy.shape != xy.shape:
-        return key, None
+    moved since (its centre's 16 bytes differ), before and after, is such a friend, at finite
+    places farther than its clearance + MARGIN from all of those, a fresh listing asks the same
+    questions, gets the same answers and lists the same moves, bit for bit (a property test holds
+    it to the full recomputation). The record is then renewed at the new places, which is sound
+    by the same argument from there."""
+    rec = _relistings(game).get(index)
+    if (
+        rec is None
+        or rec.budget != budget
+        or rec.fly != fly
+        or rec.radii != radii.tobytes()
+        or rec.enemy != enemy.tobytes()
+        or rec.gone != gone.tobytes()
+    ):
+        return None
+    now = xy.tobytes()
     was = rec.xy
-    moved = np.flatnonzero((was.view(np.int64) != xy.view(np.int64)).any(axis=1)).tolist()
-    if moved:
-        r, sx, sy, far, ends, goals = rec.r, rec.sx, rec.sy, rec.budget, rec.ends, rec.goals
-        old, new = was.tolist(), xy.tolist()
-        rl = radii.tolist()
-        for j in moved:
-            c = rl[j] + r + MARGIN
-            lim2 = c * c
-            for px, py in (old[j], new[j]):
-                # Every straight line lies within `far` (the budget) of the start.
-                near = math.hypot(px - sx, py - sy) <= far + c + MARGIN
-                if near and _near_lines(px, py, lim2, sx, sy, ends):
-                    return key, None
-                for i, got in enumerate(rec.asked):
-                    if (
-                        j in got.included
-                        or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
-                        or near_segment(px, py, lim2, got.probes)
-                    ):
-                        return key, None
-        rec.xy = xy.copy()
-    return key, rec.paths
+    if now == was:
+        return rec.paths
+    if len(now) != len(was):
+        return None
+    foe, out = enemy.tolist(), gone.tolist()
+    r, sx, sy, far, ends, goals = rec.r, rec.sx, rec.sy, rec.budget, rec.ends, rec.goals
+    old = np.frombuffer(was).tolist()
+    new = xy.ravel().tolist()
+    rl = radii.tolist()
+    for j in range(len(rl)):
+        if now[16 * j : 16 * j + 16] == was[16 * j : 16 * j + 16]:
+            continue
+        if j == index or foe[j] or out[j]:
+            return None
+        c = rl[j] + r + MARGIN
+        lim2 = c * c
+        for px, py in ((old[2 * j], old[2 * j + 1]), (new[2 * j], new[2 * j + 1])):
+            if not (math.isfinite(px) and math.isfinite(py)):
+                return None
+            # Every straight line lies within `far` (the budget) of the start.
+            near = math.hypot(px - sx, py - sy) <= far + c + MARGIN
+            if near and _near_lines(px, py, lim2, sx, sy, ends):
+                return None
+            for i, got in enumerate(rec.asked):
+                if (
+                    j in got.included
+                    or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
+                    or near_segment(px, py, lim2, got.probes)
+                ):
+                    return None
+    rec.xy = now
+    return rec.paths
 
 
-def _relistings(game: Ctx) -> dict[tuple[object, ...], _Relisting]:
-    """The table's remembered listings (`_relisted`), by key."""
+def _relistings(game: Ctx) -> dict[int, _Relisting]:
+    """The table's remembered listings (`_relisted`), by model index."""
     memo = game.table.memo.setdefault("relisting", {})
     assert isinstance(memo, dict)
     return memo
