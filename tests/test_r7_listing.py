@@ -153,3 +153,17 @@ def test_r_m2_a_remembered_listing_after_friends_moved_anywhere_is_the_fresh_lis
                 with _fresh(game):
                     want = model_moves(game, m)
                 assert [mv.path for mv in got] == [mv.path for mv in want]
+
+
+@given(
+    sx=st.floats(-100.0, 100.0),
+    sy=st.floats(-100.0, 100.0),
+    budget=st.floats(0.0, 20.0),
+)
+def test_the_flat_straight_ends_are_the_ends(sx: float, sy: float, budget: float) -> None:
+    """`_ends_flat` is `_ends_xy` (and so numpy's `straight_ends`) flattened, bit for bit."""
+    flat = movement._ends_flat(sx, sy, budget)
+    pairs = movement._ends_xy(sx, sy, budget)
+    assert np.array(flat).tobytes() == np.array(pairs).tobytes()
+    start = np.array([sx, sy])
+    assert np.array(flat).tobytes() == movement.straight_ends(start, budget).tobytes()

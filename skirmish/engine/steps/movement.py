@@ -246,9 +246,11 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
     # stays small enough for the plain-float check that a single line would get.
-    ends = _ends_xy(sx, sy, budget)
+    # Flat (x, y, x, y, ...): one array of floats is cheaper to make than one of pairs.
+    ends = _ends_flat(sx, sy, budget)
     firsts = [h for h in heads if h is not None]
-    batch = np.array(firsts + ends, dtype=float).reshape(-1, 2)
+    flat = [v for h in firsts for v in h] + ends
+    batch = np.array(flat, dtype=float).reshape(-1, 2)
     if len(batch) <= STRAIGHT_SMALL:
         legal = straight_moves(mover, start[None, :], batch, max_length=budget)
         clear = legal[: len(firsts)].tolist()
@@ -257,7 +259,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         clear = [
             bool(straight_moves(mover, start[None, :], np.array([h]), max_length=budget)[0]) for h in firsts
         ]
-        legal = straight_moves(mover, start[None, :], np.array(ends), max_length=budget)
+        legal = straight_moves(mover, start[None, :], batch[len(firsts) :], max_length=budget)
     # A legal move toward each goal: the straight line when it is clear (the common case, no
     # search), else the truncated shortest path around obstacles.
     toward: list[tuple[np.ndarray, bool] | None] = []
@@ -288,7 +290,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             float(radii[m.index]),
             sx,
             sy,
-            tuple(batch.ravel().tolist()),
+            tuple(flat),
             found,
         )
         if asked:
@@ -467,7 +469,7 @@ def _listed_paths(
     start: np.ndarray,
     budget: float,
     toward: list[tuple[np.ndarray, bool] | None],
-    ends: list[list[float]],
+    ends: list[float],
     legal: np.ndarray,
 ) -> tuple[MovePath, ...]:
     """The paths of the list `model_moves` makes: `listed_move` on each path toward a goal (the
@@ -507,8 +509,7 @@ def _listed_paths(
                 end, short = judged[i]
                 if not short and end not in seen:
                     seen.add(end)
-                    to = ends[i]
-                    paths.append((origin, (to[0], to[1])))
+                    paths.append((origin, (ends[2 * i], ends[2 * i + 1])))
         found = remember(memo, key, tuple(paths), LISTING_MEMO)
     return found
 
@@ -521,10 +522,10 @@ game keeps cost its full collections little."""
 
 
 def _straight_listing(
-    game: Ctx, model_id: str, start: np.ndarray, here: list[float], budget: float, ends: list[list[float]]
+    game: Ctx, model_id: str, start: np.ndarray, here: list[float], budget: float, ends: list[float]
 ) -> _Lines:
-    """The list's straight lines (`here`, the start, to each of `ends`, a function of the start
-    and `budget`) as `listed_move` judges them, once per model, start and budget: the same model
+    """The list's straight lines (`here`, the start, to each of `ends`, x, y flat, a function of
+    the start and `budget`) as `listed_move` judges them, once per model, start and budget: the same model
     is listed again from the same place whenever another model moved, and only which lines are
     legal and which ends the goal moves took change."""
     key = (model_id, start.tobytes(), budget)
@@ -534,7 +535,8 @@ def _straight_listing(
         # `segment_length([here, to])` written out (its one term added to 0.0), per line.
         x0, y0 = here[0], here[1]
         lines = []
-        for to in ends:
+        for k in range(0, len(ends), 2):
+            to = ends[k : k + 2]
             dx = to[0] - x0
             dy = to[1] - y0
             lines.append((end_key(to), 0.0 + math.sqrt(dx * dx + dy * dy) < MIN_LISTED))
@@ -556,6 +558,17 @@ def straight_ends(start: np.ndarray, budget: float) -> np.ndarray:
     """Where the list's straight lines end, before they are checked: eight directions at the full
     and at half `budget`, in the list's order."""
     return np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
+
+
+def _ends_flat(sx: float, sy: float, budget: float) -> list[float]:
+    """`_ends_xy` flat (x, y, x, y, ...): the same floats, the same order."""
+    half = 0.5 * budget
+    out: list[float] = []
+    for cx, cy in DIRECTIONS:
+        out += (sx + budget * cx, sy + budget * cy)
+    for cx, cy in DIRECTIONS:
+        out += (sx + half * cx, sy + half * cy)
+    return out
 
 
 def _ends_xy(sx: float, sy: float, budget: float) -> list[list[float]]:
