@@ -31,6 +31,7 @@ Every question starts from a `Mover` (who moves, on which table, among which bas
     check_straight_moves(mover, starts, ends, max_length=6.0)
     shortest_path(mover, goal)                       # from the mover's position
     move_toward(mover, goal, budget)
+    move_toward_record(mover, goal, budget)          # (path, what it asked of the bases)
     charge_path(mover, target)                       # (path, length) | None
     charge_floor(mover, target)                      # no charge path is shorter
     retreat_path(mover, away_from, distance)
@@ -55,6 +56,7 @@ from skirmish.battlefield.paths.plan import (
     charge_floor,
     charge_path,
     move_toward,
+    move_toward_record,
     retreat_path,
 )
 from skirmish.battlefield.paths.search import RING, SEARCH_MEMO, shortest_path
@@ -83,6 +85,7 @@ __all__ = [
     "check_path",
     "check_straight_moves",
     "move_toward",
+    "move_toward_record",
     "retreat_path",
     "shortest_path",
 ]

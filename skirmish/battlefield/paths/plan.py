@@ -78,6 +78,15 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     Remembered on the table (see `_TowardRecord`): the engine's list, the bots' goal moves and a
     retried charge ask the same mover the same goal again, often after a friend moved elsewhere.
     """
+    return move_toward_record(mover, goal, budget)[0]
+
+
+def move_toward_record(
+    mover: Mover, goal: np.ndarray, budget: float
+) -> tuple[np.ndarray | None, _TowardRecord]:
+    """`move_toward`, with the record that answers it (reused or just made): what it asked of
+    the bases, which holds wherever every friend that moved since stayed clear of it (the
+    movement listing keeps it with its own record, `movement._relisted`)."""
     gl = np.asarray(goal, dtype=float).reshape(2)
     xy, radii, index = mover.xy, mover.radii, mover.index
     en = mover.enemies
@@ -101,10 +110,10 @@ def move_toward(mover: Mover, goal: np.ndarray, budget: float) -> np.ndarray | N
     assert isinstance(memo, dict)
     rec = memo.get(key)
     if isinstance(rec, _TowardRecord) and rec.xy.shape == xy.shape and _still_true(rec, xy, radii, index, gl):
-        return None if rec.path is None else rec.path.copy()
+        return (None if rec.path is None else rec.path.copy()), rec
     path, made = _move_toward_now(mover, gl, budget)
     remember(memo, key, made, TOWARD_MEMO)
-    return path
+    return path, made
 
 
 TOWARD_MEMO = 1024
@@ -115,7 +124,7 @@ MARGIN = 1e-6
 within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class _TowardRecord:
     """One `move_toward` answer and everything it asked of the bases, so that the same question
     after some friends moved is answered without asking again when none of them mattered.
@@ -129,7 +138,7 @@ class _TowardRecord:
     probe, and the search went around none of them, a fresh call gives this answer bit for bit
     (the enemies, the out-of-play, the radii, the mover and its start are in the key)."""
 
-    xy: np.ndarray  # every centre when answered
+    xy: np.ndarray  # every centre where it holds (renewed in place by `_still_true`)
     reach: float  # the goal and ring tests probed points within this of the goal
     included: tuple[int, ...]  # models the search went around (a tuple: untracked by the collector)
     probes: tuple[tuple[float, float, float, float], ...]  # the search's segments and points
@@ -137,21 +146,27 @@ class _TowardRecord:
 
 
 def _still_true(rec: _TowardRecord, xy: np.ndarray, radii: np.ndarray, index: int, goal: np.ndarray) -> bool:
-    """Whether `rec` is the answer at `xy` (see `_TowardRecord`): the models that moved since are
-    friends (the rest is in the key) and none of them, before or after, is near what was asked."""
-    moved = np.flatnonzero((rec.xy != xy).any(axis=1)).tolist()
-    if not moved:
+    """Whether `rec` is the answer at `xy` (see `_TowardRecord`): the models that moved since (a
+    centre's 16 bytes differ) are friends (the rest is in the key) and none of them, before or
+    after, is near what was asked. When it is, the record is renewed at `xy` (a fresh call there
+    asks the same questions and gets the same answers, so the record is that call's), and the
+    next question after one more move compares only that move."""
+    now, was = xy.tobytes(), rec.xy.tobytes()
+    if now == was:
         return True
+    moved = [j for j in range(len(xy)) if now[16 * j : 16 * j + 16] != was[16 * j : 16 * j + 16]]
     r = float(radii[index])
     gx, gy = goal.tolist()
     old, new = rec.xy.tolist(), xy.tolist()
+    rl = radii.tolist()
     for j in moved:
         if j in rec.included:
             return False
-        c = float(radii[j]) + r + MARGIN
+        c = rl[j] + r + MARGIN
         for px, py in (old[j], new[j]):
             if math.hypot(px - gx, py - gy) <= rec.reach + c or near_segment(px, py, c * c, rec.probes):
                 return False
+    rec.xy = xy.copy()
     return True
 
 

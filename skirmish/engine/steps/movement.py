@@ -9,8 +9,10 @@ import numpy as np
 
 from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.memo import remember
-from skirmish.battlefield.paths import Mover, move_toward
+from skirmish.battlefield.paths import Mover, move_toward, move_toward_record
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
+from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.plan import _TowardRecord
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
 from skirmish.engine.core.actions import Path as MovePath
@@ -222,22 +224,34 @@ def _move(model_id: str, path: MovePath) -> Move:
 def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> list[Move]:
     """The model's candidate moves: toward each goal (default: `default_goals`), the straight line
     when it is clear, else the truncated shortest path; then eight straight lines at full and at
-    half Move; each kept as `listed_move` keeps it."""
+    half Move; each kept as `listed_move` keeps it.
+
+    With the default goals the list is remembered with what it asked of the other bases
+    (`_relisted`): after another model's move the same list is given again, without asking
+    anything afresh, when the moved model stayed clear of everything this list looked at."""
     s = game.state
     budget = move_budget(game, m)
-    start = s.xy[m.index].copy()
     enemy, gone = game.enemy_mask(m), game.gone_mask()
-    mover = Mover(game.table, m.index, s.xy, s.radii, enemy, flying=flies(m), ignore=gone)
+    fly = flies(m)
+    xy, radii = s.xy, s.radii
+    if goals is None:
+        kept = _relisted(game, m.index, budget, fly, xy, radii, enemy, gone)
+        if kept is not None:
+            return [_move(m.id, p) for p in kept]
+    start = xy[m.index].copy()
+    mover = Mover(game.table, m.index, xy, radii, enemy, flying=fly, ignore=gone)
     aims = goals if goals is not None else goals_among(game, m, enemy & ~gone)
     sx, sy = start.tolist()
     heads = [_head_xy(sx, sy, goal, budget) for goal in aims]
     # Straight lines in eight directions at full and half Move; the straight line toward each
     # goal is asked in the same batch (one kernel call instead of one per goal) while the batch
     # stays small enough for the plain-float check that a single line would get.
-    ends = _ends_xy(sx, sy, budget)
+    # Flat (x, y, x, y, ...): one array of floats is cheaper to make than one of pairs.
+    ends = _ends_flat(sx, sy, budget)
     firsts = [h for h in heads if h is not None]
-    if len(firsts) + len(ends) <= STRAIGHT_SMALL:
-        batch = np.array(firsts + ends, dtype=float).reshape(-1, 2)
+    flat = [v for h in firsts for v in h] + ends
+    batch = np.array(flat, dtype=float).reshape(-1, 2)
+    if len(batch) <= STRAIGHT_SMALL:
         legal = straight_moves(mover, start[None, :], batch, max_length=budget)
         clear = legal[: len(firsts)].tolist()
         legal = legal[len(firsts) :]
@@ -245,10 +259,12 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         clear = [
             bool(straight_moves(mover, start[None, :], np.array([h]), max_length=budget)[0]) for h in firsts
         ]
-        legal = straight_moves(mover, start[None, :], np.array(ends), max_length=budget)
+        legal = straight_moves(mover, start[None, :], batch[len(firsts) :], max_length=budget)
     # A legal move toward each goal: the straight line when it is clear (the common case, no
     # search), else the truncated shortest path around obstacles.
     toward: list[tuple[np.ndarray, bool] | None] = []
+    goals_xy: list[float] = []
+    asked: list[_TowardRecord] = []
     k = 0
     for goal, head in zip(aims, heads, strict=True):
         if head is None:
@@ -257,26 +273,206 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         if clear[k]:
             toward.append((np.array(head), True))
         else:
-            path = move_toward(mover, goal, budget)
+            path, rec = move_toward_record(mover, goal, budget)
             toward.append(None if path is None else (path, False))
+            goals_xy.extend(goal.tolist())
+            asked.append(rec)
         k += 1
-    return _listing(game, m.id, start, budget, toward, ends, legal)
+    found = _listed_paths(game, m.id, start, budget, toward, ends, legal)
+    if goals is None:
+        record = _Relisting(
+            xy.tobytes(),
+            budget,
+            fly,
+            radii.tobytes(),
+            enemy.tobytes(),
+            gone.tobytes(),
+            float(radii[m.index]),
+            sx,
+            sy,
+            tuple(flat),
+            found,
+        )
+        if asked:
+            record.goals, record.asked = tuple(goals_xy), tuple(asked)
+        _relistings(game)[m.index] = record
+    return [_move(m.id, p) for p in found]
+
+
+MARGIN = 1e-6
+"""A moved model counts as near what a listing asked within its clearance plus this (the kernels
+flag only within the clearance minus OVERLAP_TOL): a conservative test, never a missed hit."""
+
+
+class _Relisting:
+    """A model's last listing with the default goals (`_relisted`): what it was a function of
+    (every centre's bytes, its budget and flying, the radii's, the enemy and out-of-play masks'),
+    the mover's radius and start, the straight batch's ends (x, y flat), each searched goal (x,
+    y flat) with the record that answered its move (`plan._TowardRecord`: its goal disc, probes
+    and the bases it went around), and the list's paths.
+
+    One tracked object a model (its slots hold bytes, numbers, flat tuples of numbers and the
+    toward records the table keeps anyway), renewed in place: every object a game keeps is
+    walked by each later full collection of the collector."""
+
+    __slots__ = (
+        "asked",
+        "budget",
+        "ends",
+        "enemy",
+        "fly",
+        "gone",
+        "goals",
+        "paths",
+        "r",
+        "radii",
+        "sx",
+        "sy",
+        "xy",
+    )
+
+    def __init__(
+        self,
+        xy: bytes,
+        budget: float,
+        fly: bool,
+        radii: bytes,
+        enemy: bytes,
+        gone: bytes,
+        r: float,
+        sx: float,
+        sy: float,
+        ends: tuple[float, ...],
+        paths: tuple[MovePath, ...],
+    ) -> None:
+        self.xy = xy
+        self.budget = budget
+        self.fly = fly
+        self.radii = radii
+        self.enemy = enemy
+        self.gone = gone
+        self.r = r
+        self.sx = sx
+        self.sy = sy
+        self.ends = ends
+        self.paths = paths
+        self.goals: tuple[float, ...] = ()
+        self.asked: tuple[_TowardRecord, ...] = ()
+
+
+def _relisted(
+    game: Ctx,
+    index: int,
+    budget: float,
+    fly: bool,
+    xy: np.ndarray,
+    radii: np.ndarray,
+    enemy: np.ndarray,
+    gone: np.ndarray,
+) -> tuple[MovePath, ...] | None:
+    """The paths of this model's list with the default goals when its last listing (on this
+    table) is this one, else None.
+
+    A model's list is a function of its place, budget and flying, the radii, the enemy and
+    out-of-play masks, where the models in neither stand (all compared, with the table, whose
+    memo this is: its goals are those of `goals_among`, which asks nothing else) and where the
+    other models stand. Those others, friends still in play, reach the list only through point
+    and segment questions: each straight line of the batch (toward the goals and the sixteen
+    ends) is legal unless a base comes within its clearance of it (`jit.straight_moves`), and each
+    searched goal move is its record's answer unless a moved friend is one its search went
+    around or comes near its goal disc or probes (`plan._still_true`). So when every model that
+    moved since (its centre's 16 bytes differ), before and after, is such a friend, at finite
+    places farther than its clearance + MARGIN from all of those, a fresh listing asks the same
+    questions, gets the same answers and lists the same moves, bit for bit (a property test holds
+    it to the full recomputation). The record is then renewed at the new places, which is sound
+    by the same argument from there."""
+    rec = _relistings(game).get(index)
+    if (
+        rec is None
+        or rec.budget != budget
+        or rec.fly != fly
+        or rec.radii != radii.tobytes()
+        or rec.enemy != enemy.tobytes()
+        or rec.gone != gone.tobytes()
+    ):
+        return None
+    now = xy.tobytes()
+    was = rec.xy
+    if now == was:
+        return rec.paths
+    if len(now) != len(was):
+        return None
+    foe, out = enemy.tolist(), gone.tolist()
+    r, sx, sy, far, ends, goals = rec.r, rec.sx, rec.sy, rec.budget, rec.ends, rec.goals
+    old = np.frombuffer(was).tolist()
+    new = xy.ravel().tolist()
+    rl = radii.tolist()
+    for j in range(len(rl)):
+        if now[16 * j : 16 * j + 16] == was[16 * j : 16 * j + 16]:
+            continue
+        if j == index or foe[j] or out[j]:
+            return None
+        c = rl[j] + r + MARGIN
+        lim2 = c * c
+        for px, py in ((old[2 * j], old[2 * j + 1]), (new[2 * j], new[2 * j + 1])):
+            if not (math.isfinite(px) and math.isfinite(py)):
+                return None
+            # Every straight line lies within `far` (the budget) of the start.
+            near = math.hypot(px - sx, py - sy) <= far + c + MARGIN
+            if near and _near_lines(px, py, lim2, sx, sy, ends):
+                return None
+            for i, got in enumerate(rec.asked):
+                if (
+                    j in got.included
+                    or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
+                    or near_segment(px, py, lim2, got.probes)
+                ):
+                    return None
+    rec.xy = now
+    return rec.paths
+
+
+def _relistings(game: Ctx) -> dict[int, _Relisting]:
+    """The table's remembered listings (`_relisted`), by model index."""
+    memo = game.table.memo.setdefault("relisting", {})
+    assert isinstance(memo, dict)
+    return memo
+
+
+def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: tuple[float, ...]) -> bool:
+    """Whether the point comes closer than sqrt(lim2) to a segment from (sx, sy) to one of `ends`
+    (x, y flat): `kernel.near_segment`'s formula, for segments sharing their start."""
+    apx = px - sx
+    apy = py - sy
+    for i in range(0, len(ends), 2):
+        x1 = ends[i]
+        y1 = ends[i + 1]
+        abx = x1 - sx
+        aby = y1 - sy
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False
 
 
 LISTING_MEMO = 1024
-"""Candidate lists a game keeps by their exact paths (`_listing`; oldest forgotten first)."""
+"""Candidate lists a game keeps by their exact paths (`_listed_paths`; oldest forgotten first)."""
 
 
-def _listing(
+def _listed_paths(
     game: Ctx,
     model_id: str,
     start: np.ndarray,
     budget: float,
     toward: list[tuple[np.ndarray, bool] | None],
-    ends: list[list[float]],
+    ends: list[float],
     legal: np.ndarray,
-) -> list[Move]:
-    """The list `model_moves` makes of its paths: `listed_move` on each path toward a goal (the
+) -> tuple[MovePath, ...]:
+    """The paths of the list `model_moves` makes: `listed_move` on each path toward a goal (the
     straight line to `head` when clear, else the searched path), then on each legal straight line.
 
     The list is a function of those paths alone, and most models' paths are the same as at the
@@ -285,13 +481,16 @@ def _listing(
     legal straight lines, with `ends` a function of the start and `budget`), so the same paths
     give the same moves without filtering them again. It keeps the moves' paths (tuples of floats,
     which the collector untracks) and makes the moves afresh (`_move`)."""
-    key = (
-        model_id,
-        start.tobytes(),
-        budget,
-        tuple(None if t is None else (t[1], t[0].tobytes()) for t in toward),
-        legal.tobytes(),
-    )
+    # One flat tuple (each goal's entry None, or its straight flag and path bytes: None is no
+    # bool, so the entries read back one way): the collector untracks it at its first collection,
+    # where a tuple of tuples would be promoted first (tuples are untracked one level a pass).
+    parts: list[object] = [model_id, start.tobytes(), budget, legal.tobytes()]
+    for t in toward:
+        if t is None:
+            parts.append(None)
+        else:
+            parts += (t[1], t[0].tobytes())
+    key = tuple(parts)
     memo: dict[tuple[object, ...], tuple[MovePath, ...]] = game.memo.setdefault("model_moves", {})
     found = memo.get(key)
     if found is None:
@@ -310,10 +509,9 @@ def _listing(
                 end, short = judged[i]
                 if not short and end not in seen:
                     seen.add(end)
-                    to = ends[i]
-                    paths.append((origin, (to[0], to[1])))
+                    paths.append((origin, (ends[2 * i], ends[2 * i + 1])))
         found = remember(memo, key, tuple(paths), LISTING_MEMO)
-    return [_move(model_id, p) for p in found]
+    return found
 
 
 _Lines = tuple[tuple[tuple[float, float], bool], ...]
@@ -324,10 +522,10 @@ game keeps cost its full collections little."""
 
 
 def _straight_listing(
-    game: Ctx, model_id: str, start: np.ndarray, here: list[float], budget: float, ends: list[list[float]]
+    game: Ctx, model_id: str, start: np.ndarray, here: list[float], budget: float, ends: list[float]
 ) -> _Lines:
-    """The list's straight lines (`here`, the start, to each of `ends`, a function of the start
-    and `budget`) as `listed_move` judges them, once per model, start and budget: the same model
+    """The list's straight lines (`here`, the start, to each of `ends`, x, y flat, a function of
+    the start and `budget`) as `listed_move` judges them, once per model, start and budget: the same model
     is listed again from the same place whenever another model moved, and only which lines are
     legal and which ends the goal moves took change."""
     key = (model_id, start.tobytes(), budget)
@@ -337,7 +535,8 @@ def _straight_listing(
         # `segment_length([here, to])` written out (its one term added to 0.0), per line.
         x0, y0 = here[0], here[1]
         lines = []
-        for to in ends:
+        for k in range(0, len(ends), 2):
+            to = ends[k : k + 2]
             dx = to[0] - x0
             dy = to[1] - y0
             lines.append((end_key(to), 0.0 + math.sqrt(dx * dx + dy * dy) < MIN_LISTED))
@@ -359,6 +558,17 @@ def straight_ends(start: np.ndarray, budget: float) -> np.ndarray:
     """Where the list's straight lines end, before they are checked: eight directions at the full
     and at half `budget`, in the list's order."""
     return np.concatenate([start + budget * _DIRS, start + 0.5 * budget * _DIRS])
+
+
+def _ends_flat(sx: float, sy: float, budget: float) -> list[float]:
+    """`_ends_xy` flat (x, y, x, y, ...): the same floats, the same order."""
+    half = 0.5 * budget
+    out: list[float] = []
+    for cx, cy in DIRECTIONS:
+        out += (sx + budget * cx, sy + budget * cy)
+    for cx, cy in DIRECTIONS:
+        out += (sx + half * cx, sy + half * cy)
+    return out
 
 
 def _ends_xy(sx: float, sy: float, budget: float) -> list[list[float]]:
