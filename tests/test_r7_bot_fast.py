@@ -6,8 +6,7 @@
 - `in_zones` (plain floats) is the vectorised mask it replaces;
 - a zone's centre and spots are read-only, so the spots `holders_of` hands out cannot be changed;
 - `holders_of` ranking by squared distances in plain floats (`hypot` only for near ties) gives
-  `holders`' spots where distances tie or nearly tie;
-- the position scores in plain floats are the arrays' scores at every scored listing of real games.
+  `holders`' spots where distances tie or nearly tie.
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.bots.heuristic import HeuristicBot
-from skirmish.bots.runner import play_out, seat_bots
 from skirmish.bots.zones import (
     Zone,
     holders,
@@ -30,9 +27,7 @@ from skirmish.bots.zones import (
     rectangle_of,
     scoring_zone,
 )
-from skirmish.data.catalogue import find_scenario, find_troupe, shipped
-from skirmish.engine.core.state import ModelState
-from skirmish.engine.game import Game
+from skirmish.data.catalogue import find_scenario, shipped
 
 _coord = st.floats(min_value=-5.0, max_value=60.0, allow_nan=False)
 
@@ -225,62 +220,3 @@ class _Model:
     def __init__(self, id: str, index: int) -> None:
         self.id = id
         self.index = index
-
-
-_SHOOTER_COVER = np.array([0.0, 1.0, 2.5, 2.5])
-_FIGHTER_COVER = np.array([0.0, 0.0, 1.0, 1.0])
-
-
-def _score_positions_reference(bot: HeuristicBot, game: Game, m: ModelState, ends: np.ndarray) -> np.ndarray:
-    """Round 6's position scores: numpy's arrays throughout."""
-    s = game.state
-    rank, _ = game.table.cover_of(ends)
-    if m.profile.flying:
-        rank = np.zeros(len(ends), dtype=np.intp)
-    foes = bot._foes(game, m)
-    rows = [f.index for f in foes]
-    fxy, fr = s.xy[rows], s.radii[rows]
-    d = (
-        np.hypot(ends[:, None, 0] - fxy[None, :, 0], ends[:, None, 1] - fxy[None, :, 1])
-        - fr[None, :]
-        - s.radii[m.index]
-    )
-    nearest = d.min(axis=1)
-    if bot._is_shooter(game, m):
-        want = max(2.0, bot._best_range(game, m) - 2.0)
-        value = -np.abs(nearest - want) * 0.4 + _SHOOTER_COVER[rank]
-        value -= nearest < 3.0
-    else:
-        value = -np.maximum(nearest - (m.profile.charge - 1.0), 0.0) * 0.6 + _FIGHTER_COVER[rank]
-    return value
-
-
-@pytest.mark.parametrize(
-    ("scenario", "seeds"),
-    [("open_battle", (1, 4, 7)), ("escort_the_avatar", (1, 4)), ("four_kingdoms_melee", (2,))],
-)
-def test_position_scores_in_plain_floats_are_the_arrays_scores(
-    scenario: str, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """At every scored listing of real games, the plain-float scores are the arrays' bit for bit,
-    and the chosen entry is `np.argmax`'s (the first of equals)."""
-    fresh = HeuristicBot._score_positions
-    checked = 0
-
-    def both(self: HeuristicBot, game: Game, m: ModelState, ends: list[tuple[float, float]]) -> list[float]:
-        nonlocal checked
-        got = fresh(self, game, m, ends)
-        want = _score_positions_reference(self, game, m, np.array(ends))
-        assert np.array(got).tobytes() == want.tobytes()
-        assert max(range(len(got)), key=got.__getitem__) == int(np.argmax(want))
-        checked += 1
-        return got
-
-    monkeypatch.setattr(HeuristicBot, "_score_positions", both)
-    sc = find_scenario(scenario)
-    troupes = [find_troupe(side.troupe) for side in sc.sides]
-    for seed in seeds:
-        pols: list[str | None] = [side.bot or "heuristic" for side in sc.sides]
-        game = Game(sc, troupes, seed=seed, bots=pols, record_log=False)
-        play_out(game, seat_bots(game, pols))
-    assert checked > 10

@@ -57,16 +57,6 @@ _SHOOTER_COVER = np.array([0.0, 1.0, 2.5, 2.5])
 """A shooter's value of standing in cover, by cover rank (0 open .. 3 dense): 1 for light, 2.5 more."""
 _FIGHTER_COVER = np.array([0.0, 0.0, 1.0, 1.0])
 """A fighter's value of standing in cover, by rank: 1 in cover of rank 2 or more."""
-_SHOOTER_BONUS: list[float] = _SHOOTER_COVER.tolist()
-_FIGHTER_BONUS: list[float] = _FIGHTER_COVER.tolist()
-_hypot = np.hypot
-
-
-def _at_least_0(x: float) -> float:
-    """`np.maximum(x, 0.0)` of one finite float, but for the sign of a zero (numpy's vector maximum
-    gives either), which cannot reach a score: `-z * 0.6 + bonus` is the same float for z = 0.0
-    and -0.0, the bonus being +0.0 or 1.0."""
-    return x if x > 0.0 else 0.0
 
 
 class HeuristicBot:
@@ -382,10 +372,10 @@ class HeuristicBot:
         candidates = queries.move_options(game, m)
         if not candidates:
             return None
-        ends = [c.path[-1] for c in candidates]
-        ends.append(tuple(s.xy[m.index].tolist()))  # standing still scores last
-        score = self._score_positions(game, m, ends)
-        best = max(range(len(score)), key=score.__getitem__)  # the first of equals, as `np.argmax`
+        here = s.xy[m.index].copy()
+        ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
+        score = self._score_positions(game, m, ends, [])
+        best = int(np.argmax(score))
         if best == len(candidates) or score[best] <= score[-1] + 1e-9:
             return None
         return candidates[best]
@@ -412,39 +402,35 @@ class HeuristicBot:
         best = int(np.argmin(dist))
         return candidates[best] if dist[best] < now - 0.25 else None
 
-    def _score_positions(self, game: Game, m: ModelState, ends: list[tuple[float, float]]) -> list[float]:
-        """Cheap value of standing at each point: cover, the right distance to the enemy.
-
-        In plain floats, one `np.hypot` for every point and foe: the same differences, sums,
-        products and minima numpy's element-wise arrays took, in their order, so the same values
-        (a test holds them to the arrays'). The cover ranks are the table's per-point facts."""
+    def _score_positions(
+        self, game: Game, m: ModelState, ends: np.ndarray, zones: list[np.ndarray]
+    ) -> np.ndarray:
+        """Cheap value of standing at each point: cover, the right distance to the enemy, zones."""
         s = game.state
-        foes = self._foes(game, m)
-        xy, radii = s.xy.tolist(), s.radii.tolist()
-        fxy = [xy[f.index] for f in foes]
-        fr = [radii[f.index] for f in foes]
-        dx = [ex - fx for ex, _ in ends for fx, _ in fxy]
-        dy = [ey - fy for _, ey in ends for _, fy in fxy]
-        h = _hypot(dx, dy).tolist()
-        rm = radii[m.index]
-        k = len(foes)
-        # each point's nearest foe, base edge to base edge: (hypot - the foe's radius) - mine
-        nearest = [min([(h[i * k + j] - fr[j]) - rm for j in range(k)]) for i in range(len(ends))]
+        rank, _ = game.table.cover_of(ends)
         if m.profile.flying:
-            ranks = [0] * len(ends)
-        else:
-            ranks = [f[0] for f in game.table.facts_of(np.array(ends, dtype=float))]
+            rank = np.zeros(len(ends), dtype=np.intp)
+        foes = self._foes(game, m)
+        rows = [f.index for f in foes]
+        fxy, fr = s.xy[rows], s.radii[rows]  # the same numbers as stacking them row by row
+        d = (
+            np.hypot(ends[:, None, 0] - fxy[None, :, 0], ends[:, None, 1] - fxy[None, :, 1])
+            - fr[None, :]
+            - s.radii[m.index]
+        )
+        nearest = d.min(axis=1)
         if self._is_shooter(game, m):
             want = max(2.0, self._best_range(game, m) - 2.0)
-            # the cover bonus by rank read from a table; 1.0 off inside easy charge reach
-            return [
-                -abs(n - want) * 0.4 + _SHOOTER_BONUS[r] - (1.0 if n < 3.0 else 0.0)
-                for n, r in zip(nearest, ranks, strict=True)
-            ]
-        short = m.profile.charge - 1.0
-        return [
-            -_at_least_0(n - short) * 0.6 + _FIGHTER_BONUS[r] for n, r in zip(nearest, ranks, strict=True)
-        ]
+            # The cover bonus by rank read from a table (the same constants `np.where` picked).
+            value = -np.abs(nearest - want) * 0.4 + _SHOOTER_COVER[rank]
+            value -= nearest < 3.0  # not needlessly inside easy charge reach (1.0 where True)
+        else:
+            reach = m.profile.charge
+            value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + _FIGHTER_COVER[rank]
+        for z in zones:
+            dz = np.hypot(ends[:, 0] - z[0], ends[:, 1] - z[1])
+            value += np.where(dz < 3.0, 2.0, 0.0) - dz * 0.02
+        return value
 
     def _take_cover(self, game: Game) -> Action | None:
         # A model Takes Cover when it is threatened, no enemy is within its charge, and it has a free
