@@ -6,7 +6,8 @@
 - `in_zones` (plain floats) is the vectorised mask it replaces;
 - a zone's centre and spots are read-only, so the spots `holders_of` hands out cannot be changed;
 - `holders_of` ranking by squared distances in plain floats (`hypot` only for near ties) gives
-  `holders`' spots where distances tie or nearly tie.
+  `holders`' spots where distances tie or nearly tie;
+- the scored listing's ends read from a flat list are the array of pairs they replace.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skirmish.bots.heuristic import HeuristicBot
+from skirmish.bots.runner import play_out, seat_bots
 from skirmish.bots.zones import (
     Zone,
     holders,
@@ -27,7 +30,9 @@ from skirmish.bots.zones import (
     rectangle_of,
     scoring_zone,
 )
-from skirmish.data.catalogue import find_scenario, shipped
+from skirmish.data.catalogue import find_scenario, find_troupe, shipped
+from skirmish.engine.core.state import ModelState
+from skirmish.engine.game import Game
 
 _coord = st.floats(min_value=-5.0, max_value=60.0, allow_nan=False)
 
@@ -220,3 +225,38 @@ class _Model:
     def __init__(self, id: str, index: int) -> None:
         self.id = id
         self.index = index
+
+
+def test_listing_ends_from_a_flat_list_are_the_pairs_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scored listing's ends, read by numpy from one flat list of floats, are the array of the
+    candidates' last points and the model's place that a list of pairs gave, bit for bit."""
+    from skirmish.engine import queries
+
+    listed: list[tuple[list[queries.Move], np.ndarray]] = []
+    fresh_list, fresh_score = queries.move_options, HeuristicBot._score_positions
+    checked = 0
+
+    def listing(game: Game, m: ModelState, goals: list[np.ndarray] | None = None) -> list[queries.Move]:
+        found = fresh_list(game, m, goals)
+        listed.append((found, game.state.xy[m.index].copy()))
+        return found
+
+    def score(
+        self: HeuristicBot, game: Game, m: ModelState, ends: np.ndarray, zones: list[np.ndarray]
+    ) -> np.ndarray:
+        nonlocal checked
+        candidates, here = listed[-1]
+        want = np.array([c.path[-1] for c in candidates] + [tuple(here)])
+        assert ends.dtype == want.dtype and ends.shape == want.shape and ends.tobytes() == want.tobytes()
+        checked += 1
+        return fresh_score(self, game, m, ends, zones)
+
+    monkeypatch.setattr(queries, "move_options", listing)
+    monkeypatch.setattr(HeuristicBot, "_score_positions", score)
+    sc = find_scenario("open_battle")
+    troupes = [find_troupe(side.troupe) for side in sc.sides]
+    for seed in (1, 4):
+        pols: list[str | None] = ["heuristic"] * len(sc.sides)
+        game = Game(sc, troupes, seed=seed, bots=pols, record_log=False)
+        play_out(game, seat_bots(game, pols))
+    assert checked > 10

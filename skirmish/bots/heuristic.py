@@ -372,8 +372,11 @@ class HeuristicBot:
         candidates = queries.move_options(game, m)
         if not candidates:
             return None
-        here = s.xy[m.index].copy()
-        ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
+        # The candidates' ends, then where it stands, as one flat list of floats: numpy reads a flat
+        # list of floats in half the time of a list of pairs (the same float64 rows).
+        flat = [v for c in candidates for v in c.path[-1]]
+        flat += s.xy[m.index].tolist()
+        ends = np.array(flat, dtype=float).reshape(-1, 2)
         score = self._score_positions(game, m, ends, [])
         best = int(np.argmax(score))
         if best == len(candidates) or score[best] <= score[-1] + 1e-9:
