@@ -2,7 +2,7 @@
 
 - `zones.holders_of` (the zones' order and centres worked out once) gives `zones.holders`' spots,
   at random tables with ties in toughness and distance;
-- `zones.zone_of` (kept per process by the zone's data) is `make_zone` of a fresh polygon;
+- `zones.scoring_zone` (kept per process by the zone's data) is `make_zone` of a fresh polygon;
 - `zones.contains_xy` (shapely's point test without its wrappers) answers as `shapely.contains_xy`;
 - `Score.base_total` (a plain loop) is the characteristic plus the sum of the modifiers;
 - the position scores' cover bonus read from a table by rank is the `np.where` choice it replaces;
@@ -24,7 +24,7 @@ from skirmish.bots import heuristic
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import seat_bots
 from skirmish.bots.zones import contains_xy as zone_contains
-from skirmish.bots.zones import holders, holders_of, holding_of, make_zone, zone_of
+from skirmish.bots.zones import holders, holders_of, holding_of, make_zone, scoring_zone
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.game import Game
 from skirmish.rules.modifiers import Modifier, Score
@@ -61,19 +61,19 @@ def test_holders_of_gives_the_reference_holders(
     # indices out of order, as a player's models in a game with other players' models between
     mine = [SimpleNamespace(id=f"m{k}", index=3 * k + 1) for k in range(len(pts))]
     tough = {x.id: float(hps[k] * 2) for k, x in enumerate(mine)}
-    made = [zone_of(f"z{k % 2}{k}", p, _square(x, y, s)) for k, (p, x, y, s) in enumerate(zones)]
+    made = [scoring_zone(f"z{k % 2}{k}", p, _square(x, y, s)) for k, (p, x, y, s) in enumerate(zones)]
     want = holders(made, mine, tough, xy)  # type: ignore[arg-type]
-    got = holders_of(holding_of(made), mine, tough, xy)  # type: ignore[arg-type]
+    got = holders_of(holding_of(made), mine, tough, xy.tolist())  # type: ignore[arg-type]
     assert list(got) == list(want)
     for key, spot in want.items():
         assert got[key].tobytes() == spot.tobytes()
 
 
-def test_zone_of_is_make_zone_of_a_fresh_polygon() -> None:
+def test_scoring_zone_is_make_zone_of_a_fresh_polygon() -> None:
     corners = ((10.0, 10.0), (16.0, 10.0), (16.0, 16.0), (10.0, 16.0))
     fresh = make_zone("centre", 2, shapely.Polygon(corners))
-    kept = zone_of("centre", 2, corners)
-    assert kept is zone_of("centre", 2, corners)
+    kept = scoring_zone("centre", 2, corners)
+    assert kept is scoring_zone("centre", 2, corners)
     assert (kept.name, kept.points) == (fresh.name, fresh.points)
     assert kept.poly.equals_exact(fresh.poly, 0)
     assert kept.centre.tobytes() == fresh.centre.tobytes()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TypeVar, cast
-from weakref import WeakKeyDictionary
+from weakref import ref
 
 import numpy as np
 
@@ -21,13 +21,12 @@ from skirmish.bots.estimate import DistanceJudge
 from skirmish.bots.zones import (
     Holding,
     Zone,
-    contains_xy,
     holders_of,
     holding_of,
     in_zones,
     lies_beyond,
+    scoring_zone,
     toughness_of,
-    zone_of,
 )
 from skirmish.engine import queries
 from skirmish.engine.core.actions import (
@@ -68,13 +67,10 @@ class HeuristicBot:
     def __init__(self, seed: int, player: int) -> None:
         self.player = player
         self._stay: set[tuple[int, str, bytes]] = set()
-        self._duty_memo: WeakKeyDictionary[Game, dict[tuple[object, ...], dict[str, np.ndarray]]] = (
-            WeakKeyDictionary()
-        )
-        self._tough_memo: WeakKeyDictionary[Game, dict[tuple[str, int], float]] = WeakKeyDictionary()
+        self._tough: tuple[ref[Game], dict[tuple[str, int], float]] | None = None
         self._zone_info: tuple[object, tuple[Zone, ...], Holding] | None = None
         self._ranges: dict[str, tuple[list[queries.ShotSpec], int, float]] = {}
-        self._mask: tuple[Game, bytes, np.ndarray] | None = None
+        self._mask: tuple[Game, bytes, list[bool]] | None = None
         self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
@@ -160,12 +156,21 @@ class HeuristicBot:
         return [m for m in game.player_models(game.state.active_player) if m.active]
 
     def _foes(self, game: Game, m: ModelState) -> list[ModelState]:
-        """The active enemies of `m` (a list shared within the decision: callers only read it)."""
-        return self._once(
-            game,
-            ("foes", game.team(m)),
-            lambda: [o for o in game.state.models if o.active and game.enemies(o, m)],
-        )
+        """The active enemies of `m` (a list shared within the decision: callers only read it).
+        Asked some 150 times a game, so the decision's table is read here without `_once`'s
+        closure."""
+        now = self._now
+        if now is None or now[0] is not game:
+            return self._foes_now(game, m)
+        key = ("foes", game.team(m))
+        found = now[1].get(key)
+        if found is None:
+            found = now[1][key] = self._foes_now(game, m)
+        return cast("list[ModelState]", found)
+
+    @staticmethod
+    def _foes_now(game: Game, m: ModelState) -> list[ModelState]:
+        return [o for o in game.state.models if o.active and game.enemies(o, m)]
 
     def _best_range(self, game: Game, m: ModelState) -> float:
         """`_best_range_now`, kept across decisions on what it reads: the list the engine's
@@ -249,17 +254,17 @@ class HeuristicBot:
         return set()
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
-        return bool(self._zone_mask(game)[m.index])
+        return self._zone_mask(game)[m.index]
 
-    def _zone_mask(self, game: Game) -> np.ndarray:
-        """Which models stand in a scoring zone, for every model at once: one vectorised test per
-        zone, kept for the exact arrangement it was worked out for (the positions' bytes)."""
+    def _zone_mask(self, game: Game) -> list[bool]:
+        """Which models stand in a scoring zone, for every model at once (`in_zones`), kept for the
+        exact arrangement it was worked out for (the positions' bytes)."""
         now = self._now
         if now is not None and now[0] is game:
             # nothing moves while the bot chooses: within a decision the mask is asked once
             kept = now[1].get(("mask",))
             if kept is not None:
-                return cast("np.ndarray", kept)
+                return cast("list[bool]", kept)
         xy = game.state.xy
         key = xy.tobytes()
         found = self._mask
@@ -275,7 +280,7 @@ class HeuristicBot:
     def _zones(self, game: Game) -> tuple[Zone, ...]:
         """The scenario's scoring zones (in its order) with their polygon, centre and holders' spots,
         worked out once per scenario (held here, so the identity test cannot meet a reused id; the
-        zones themselves are kept per process by their data, `zone_of`)."""
+        zones themselves are kept per process by their data, `scoring_zone`)."""
         return self._zone_data(game)[1]
 
     def _zone_data(self, game: Game) -> tuple[object, tuple[Zone, ...], Holding]:
@@ -283,7 +288,7 @@ class HeuristicBot:
         if found is not None and found[0] is game.scenario:
             return found
         zones = tuple(
-            zone_of(z.name, z.points, tuple((float(x), float(y)) for x, y in z.polygon))
+            scoring_zone(z.name, z.points, tuple((float(x), float(y)) for x, y in z.polygon))
             for z in game.scenario.scoring.zones
         )
         self._zone_info = (game.scenario, zones, holding_of(zones))
@@ -297,42 +302,49 @@ class HeuristicBot:
         return toughness_of(m.hp, armour, shield)
 
     def _zone_duty(self, game: Game, m: ModelState) -> np.ndarray | None:
-        """Where in a scoring zone this model should stand: the three toughest models (nearest
-        first among equals) hold each zone, each heading for its own spot so they do not crowd one
-        point and stop short. Worked out for all the player's models at once and memoised per game
-        (weakly: a finished game takes its entries with it) on the exact inputs: the index, HP and
-        position of each of the player's active models (toughness is HP over fixed saves; no other
-        model's position enters the ranking)."""
-        return self._once(game, ("duty", m.player), lambda: self._zone_duties(game, m.player)).get(m.id)
+        """Where in a scoring zone this model should stand (a read-only spot of the zone): the three
+        toughest models (nearest first among equals) hold each zone, each heading for its own spot
+        so they do not crowd one point and stop short. Worked out for all the player's models at
+        once, once per decision (`_zone_duties`)."""
+        now = self._now
+        if now is None or now[0] is not game:
+            return self._zone_duties(game, m.player).get(m.id)
+        key = ("duty", m.player)
+        duties = now[1].get(key)
+        if duties is None:
+            duties = now[1][key] = self._zone_duties(game, m.player)
+        return cast("dict[str, np.ndarray]", duties).get(m.id)
 
     def _zone_duties(self, game: Game, player: int) -> dict[str, np.ndarray]:
+        """`holders` of the player's active models, worked out afresh: what it reads (each model's
+        index, HP and position) changes between nearly all decisions (a move, a charge), so a memo
+        across decisions found its answer about one time in ten and cost more in keys than it
+        saved. A model's saves are those of its profile, which never changes in a game: its
+        toughness is a function of its HP, kept per game (`_toughness_of`)."""
         held = self._zone_data(game)[2]
         if not held.zones:
             return {}  # nothing to hold in this scenario
         mine = [x for x in game.player_models(player) if x.active]
-        xy = game.state.xy[[x.index for x in mine]]
-        key = (player, tuple([(x.index, x.hp) for x in mine]), xy.tobytes())
-        memo = self._duty_memo.setdefault(game, {})
-        duties = memo.get(key)
-        if duties is None:
-            if len(memo) > 256:
-                memo.clear()
-            duties = memo[key] = self._zone_duties_now(game, held, mine, xy)
-        return duties
-
-    def _zone_duties_now(
-        self, game: Game, held: Holding, mine: list[ModelState], xy: np.ndarray
-    ) -> dict[str, np.ndarray]:
-        # A model's saves are those of its profile, which never changes in a game: its toughness is
-        # a function of its HP, kept per game.
-        known = self._tough_memo.setdefault(game, {})
+        known = self._toughness_of(game)
         tough = {}
         for x in mine:
             t = known.get((x.id, x.hp))
             if t is None:
                 t = known[(x.id, x.hp)] = self._toughness(game, x)
             tough[x.id] = t
-        return holders_of(held, mine, tough, xy)
+        rows = game.state.xy.tolist()
+        return holders_of(held, mine, tough, [rows[x.index] for x in mine])
+
+    def _toughness_of(self, game: Game) -> dict[tuple[str, int], float]:
+        """The toughness table of `game` (model id and HP -> `_toughness`), one game at a time: held
+        with a weak reference to its game, and started afresh for any other game (a freed game's
+        address reused by a new one cannot be mistaken for it: its reference is dead)."""
+        kept = self._tough
+        if kept is not None and kept[0]() is game:
+            return kept[1]
+        table: dict[tuple[str, int], float] = {}
+        self._tough = (ref(game), table)
+        return table
 
     def _pick_move(self, game: Game, m: ModelState) -> Action | None:
         if self._stay_key(game, m) in self._stay:
@@ -347,10 +359,11 @@ class HeuristicBot:
         zone = self._zone_duty(game, m)
         if zone is not None:
             # The zone mask (kept per arrangement) answers for the zones worth points; only a
-            # zone worth none is asked here (the same point test, `shapely.contains_xy`).
-            inside = self._in_zone(game, m) or any(
-                contains_xy(z.poly, *s.xy[m.index]) for z in self._zones(game) if z.points <= 0
-            )
+            # zone worth none is asked here (the same point test, `Zone.holds`).
+            inside = self._in_zone(game, m)
+            if not inside:
+                x, y = s.xy[m.index].tolist()
+                inside = any(z.holds(x, y) for z in self._zones(game) if z.points <= 0)
             if inside:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
@@ -359,8 +372,11 @@ class HeuristicBot:
         candidates = queries.move_options(game, m)
         if not candidates:
             return None
-        here = s.xy[m.index].copy()
-        ends = np.array([c.path[-1] for c in candidates] + [tuple(here)])
+        # The candidates' ends, then where it stands, as one flat list of floats: numpy reads a flat
+        # list of floats in half the time of a list of pairs (the same float64 rows).
+        flat = [v for c in candidates for v in c.path[-1]]
+        flat += s.xy[m.index].tolist()
+        ends = np.array(flat, dtype=float).reshape(-1, 2)
         score = self._score_positions(game, m, ends, [])
         best = int(np.argmax(score))
         if best == len(candidates) or score[best] <= score[-1] + 1e-9:
@@ -466,7 +482,7 @@ class HeuristicBot:
                 game, ua, float(ab.params.get("distance", 3)), queries.ability_reach(ab)
             ):
                 return ua
-        best: tuple[float, Shoot] | None = None
+        best: tuple[float, queries.ShotMatchup] | None = None
         specs: dict[str, dict[str, queries.ShotSpec]] = {}  # each shooter's weapons by name, asked once
         hints: set[str] | None = None  # the shooters are all the player's: one scenario hint
         by_id = {x.id: x for x in game.state.models}
@@ -481,7 +497,7 @@ class HeuristicBot:
             by_name = specs.get(shooter.id)
             if by_name is None:
                 by_name = specs[shooter.id] = {}
-                for sp in queries.shot_options(game, shooter):
+                for sp in shot_specs(game, shooter):  # the engine's list, only read
                     by_name.setdefault(sp.name, sp)
             spec = by_name[found.weapon]
             odds = found.odds
@@ -496,9 +512,9 @@ class HeuristicBot:
                 value *= min(1.0, shooter.profile.perception / 6)
             value -= 0.05 * spec.ap_cost
             if best is None or value > best[0]:
-                best = (value, Shoot(found.shooter, found.target, found.weapon))
+                best = (value, found)  # the first of equals; its action is made once, below
         if best is not None and best[0] > 0.02:
-            return best[1]
+            return Shoot(best[1].shooter, best[1].target, best[1].weapon)
         return None
 
     def _push_clears_zone(self, game: Game, action: Action, distance: float, reach: float) -> bool:
@@ -515,8 +531,8 @@ class HeuristicBot:
         n = float(np.hypot(*d))
         if n < 1e-9:
             return False
-        after = s.xy[t.index] + d / n * distance
-        if any(contains_xy(z.poly, *after) for z in self._zones(game)):
+        ax, ay = (s.xy[t.index] + d / n * distance).tolist()
+        if any(z.holds(ax, ay) for z in self._zones(game)):
             return False
         ours = any(self._in_zone(game, x) for x in self._mine(game))
         return ours or self._in_zone(game, me)
@@ -567,7 +583,14 @@ class HeuristicBot:
     def _can_charge(self, game: Game, m: ModelState) -> bool:
         """`can_charge`, asked once per model and decision (the ranked charges and the closing
         charge both ask it of every model, and nothing changes between)."""
-        return self._once(game, ("can_charge", m.id), lambda: queries.can_charge(game, m))
+        now = self._now
+        if now is None or now[0] is not game:
+            return queries.can_charge(game, m)
+        key = ("can_charge", m.id)
+        found = now[1].get(key)
+        if found is None:
+            found = now[1][key] = queries.can_charge(game, m)
+        return cast("bool", found)
 
     def _in_reach(self, game: Game, m: ModelState) -> Callable[[ModelState], bool]:
         """Whether the bot believes a target within `m`'s charge (the targets beyond are passed over
