@@ -15,7 +15,7 @@ from skirmish.battlefield.paths import jit
 from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.battlefield.table import Table
 from skirmish.data.catalogue import find_scenario
-from skirmish.engine.sight_pairs import PairSight
+from skirmish.engine.sight_pairs import PairSight, open_centre_line
 
 
 def _loaded() -> None:
@@ -88,3 +88,79 @@ def test_r_b3_one_call_on_the_slow_scenarios_tables_and_with_pending_pairs() -> 
         rng = np.random.default_rng(seed)
         pending += _agree(random_table(rng, pieces=10), rng.uniform(0.0, 48.0, (12, 2)), np.full(12, 0.5))
     assert pending > 0
+
+
+class _OldSync(PairSight):
+    """The pair store with `sync` as it was: every removed model's row and column marked again."""
+
+    __slots__ = ()
+
+    def sync(self, xy: np.ndarray, on: list[bool]) -> None:
+        n = self.n
+        pts = xy.tolist()
+        changed = [k for k in range(n) if pts[k] != self.pts[k] or on[k] != self.on[k]]
+        if not changed:
+            return
+        self.pts, self.on = pts, list(on)
+        self.xy = xy.copy()
+        self.regions = self.inside = None
+        self.on_mask = np.array(on, dtype=bool)
+        known, vis, fanned = self.known, self.vis, self.fanned
+        for k in changed:
+            for row in known:
+                row[k] = False
+            known[k] = [False] * n
+            for row in fanned:
+                row[k] = False
+            fanned[k] = [False] * n
+        for k in range(n):
+            if not on[k]:
+                known[k] = [True] * n
+                vis[k] = [False] * n
+                for row in known:
+                    row[k] = True
+                for row in vis:
+                    row[k] = False
+        for k in changed:
+            if on[k]:
+                vis[k][k] = known[k][k] = True
+        later = set(changed)
+        for k in changed:
+            if not on[k]:
+                continue
+            ax, ay = pts[k]
+            for j in range(n):
+                if j == k or not on[j] or (j in later and j < k):
+                    continue
+                bx, by = pts[j]
+                if open_centre_line(self.boxes, ax, ay, bx, by):
+                    vis[k][j] = vis[j][k] = known[k][j] = known[j][k] = True
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_r_b3_sync_marks_only_the_changed_entries_of_removed_models(seed: int) -> None:
+    """Moves, removals, returns and solves at random: the store's tables equal those of the sync
+    that marked every removed model's row and column again at every sync."""
+    rng = np.random.default_rng(seed)
+    table = Table.from_scenario(find_scenario(str(rng.choice(["four_kingdoms_melee", "the_pursuit"]))))
+    n = 12
+    radii = rng.choice([0.5, 1.0], n)
+    xy = scatter_bases(table, rng, radii)
+    on = [True] * n
+    new, old = PairSight(table, n, False), _OldSync(table, n, False)
+    for _ in range(30):
+        what = rng.integers(0, 4)
+        k = int(rng.integers(0, n))
+        if what == 0:
+            on[k] = not on[k]
+        elif what <= 2:
+            xy = xy.copy()
+            xy[k] = rng.uniform(1.0, 47.0, 2)
+        for store in (new, old):
+            store.sync(xy, on)
+        if rng.integers(0, 2):
+            todo = [(i, j) for i, j in new.unknown() if on[i] and on[j]]
+            for store in (new, old):
+                store.solve(todo, radii)
+        assert new.known == old.known and new.vis == old.vis and new.fanned == old.fanned

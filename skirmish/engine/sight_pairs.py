@@ -144,15 +144,26 @@ class PairSight:
             for row in fanned:
                 row[k] = False
             fanned[k] = [False] * n
-        # Removed models see and are seen by no one; a model on the table sees itself.
+        # Removed models see and are seen by no one; a model on the table sees itself. A removed
+        # model that did not change has its row and column all known and unseen since the sync it
+        # left in (nothing else marks a removed model's pair), but for the entries of the models
+        # that changed now, which were just forgotten: only those are marked again.
+        moved = set(changed)
         for k in range(n):
-            if not on[k]:
+            if on[k]:
+                continue
+            if k in moved:
                 known[k] = [True] * n
                 vis[k] = [False] * n
                 for row in known:
                     row[k] = True
                 for row in vis:
                     row[k] = False
+            else:
+                known_k, vis_k = known[k], vis[k]
+                for j in changed:
+                    known_k[j] = known[j][k] = True
+                    vis_k[j] = vis[j][k] = False
         for k in changed:
             if on[k]:
                 vis[k][k] = known[k][k] = True
@@ -160,7 +171,7 @@ class PairSight:
             return
         # The box test for the new pairs: those of a model that moved, came or went.
         boxes = self.boxes
-        later = set(changed)
+        later = moved
         for k in changed:
             if not on[k]:
                 continue
