@@ -94,3 +94,25 @@ def test_a_dense_piece_makes_a_table_its_own_dense_source() -> None:
     fresh = Table(grown.width, grown.height, grown.pieces)
     assert np.array_equal(grown.dense_big_edges, fresh.dense_big_edges)
     assert np.array_equal(sight.dense_clip(grown).nx, sight.dense_clip(fresh).nx)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1), st.sampled_from(["the_pursuit", "siege_of_ba_sing_se", "escort_the_avatar"])
+)
+def test_a_batch_of_new_centres_gets_the_cover_and_height_of_the_two_passes(seed: int, name: str) -> None:
+    """`_facts_now` (one pass over the cover and height pieces) against `_cover_now` and
+    `_height_now`, on centres anywhere, on piece corners and on edges."""
+    table = Table.from_scenario(find_scenario(name))
+    rng = np.random.default_rng(seed)
+    xy = rng.uniform(0.0, max(table.width, table.height), (int(rng.integers(1, 64)), 2))
+    corners = np.array([c for p in table.pieces for c in p.polygon], dtype=float)
+    k = int(rng.integers(0, len(xy)))
+    xy[:k] = corners[rng.integers(0, len(corners), k)]
+    rank, piece = table._cover_now(xy)
+    height = table._height_now(xy)
+    want = list(zip(rank.tolist(), piece.tolist(), height.tolist(), strict=True))
+    got = table._facts_now(xy)
+    assert got == want
+    assert [type(v) for f in got for v in f] == [type(v) for f in want for v in f]
+    assert got == [table._point_facts_now(x, y) for x, y in xy.tolist()]

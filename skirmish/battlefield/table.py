@@ -351,14 +351,28 @@ class Table:
             for k in miss:
                 out[k] = memo[pts[k]] = self._point_facts_now(*pts[k])
         elif miss:
-            sub = xy[miss]
-            rank, piece = self._cover_now(sub)
-            height = self._height_now(sub)
+            facts = self._facts_now(xy[miss])
             if len(memo) > FACTS_MEMO:
                 memo.clear()
-            for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
-                out[k] = memo[pts[k]] = (r, c, h)
+            for k, f in zip(miss, facts, strict=True):
+                out[k] = memo[pts[k]] = f
         return [f for f in out if f is not None]
+
+    def _facts_now(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """`_cover_now` and `_height_now` of a small batch in one pass over the pieces that give
+        cover or height (`_point_order`, table order): each piece's containment asked once (`_near`,
+        the same test), the densest first-listed piece and the highest height kept per centre as
+        `_point_facts_now` keeps them."""
+        n = len(xy)
+        pts = xy.tolist()
+        rank, piece, height = [0] * n, [-1] * n, [0.0] * n
+        for i, r, h in self._point_order:
+            for k in np.flatnonzero(self._near(i, xy, pts)).tolist():
+                if r > rank[k]:
+                    rank[k], piece[k] = r, i
+                if h > 0 and h > height[k]:
+                    height[k] = h
+        return list(zip(rank, piece, height, strict=True))
 
     def _point_facts_now(self, x: float, y: float) -> tuple[int, int, float]:
         """`_cover_now` and `_height_now` of one centre in plain numbers: the pieces in the same
