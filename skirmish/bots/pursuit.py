@@ -188,6 +188,10 @@ class PursuitHeroBot(HeuristicBot):
                     goals[m.id] = g
         return goals, {a.id for a in self._active_adversaries(game)}
 
+    def _hint_targets(self, game: Game, player: int) -> set[str]:
+        # `_scenario_hints`' second half: the active adversaries, without every hero's goal
+        return {a.id for a in self._active_adversaries(game)}
+
     def _goal_hint(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         # `_scenario_hints`' entry for an active model is its `_goal`: asked alone, the other
         # heroes' goals are not worked out.
