@@ -75,7 +75,7 @@ def test_r_x3_kept_pursuit_answers_equal_fresh_ones_through_real_games(seed: int
                 assert rules.in_zone(x, z.name) == bool(shapely.contains_xy(fresh, *game.state.xy[x.index]))
         o = rules.current_objective()
         for bot in heroes:
-            assert bot._roles_now(game) == _roles_by_vectors(bot, game)
+            assert bot.roles(game) == _roles_by_vectors(bot, game)
             if o is not None and o.kind != "defeat":
                 zone = next(z for z in sc.scoring.zones if z.name == o.target)
                 poly = shapely.Polygon([(float(x), float(y)) for x, y in zone.polygon])

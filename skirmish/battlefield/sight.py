@@ -21,7 +21,7 @@ import shapely
 
 from skirmish.battlefield import portable
 from skirmish.battlefield.measure import pair_indices, point_segment_distance, stack_columns
-from skirmish.battlefield.table import Table
+from skirmish.battlefield.table import Table, ring_edges
 
 DENSE_LIMIT = 3.0
 """More than this many inches of dense cover (that neither model stands in) blocks sight."""
@@ -171,11 +171,7 @@ class _DenseClip:
 
 
 def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
-    out = []
-    for ring in [poly.exterior, *poly.interiors]:
-        c = np.asarray(ring.coords, dtype=float)
-        out.append(np.stack([c[:-1], c[1:]], axis=1))
-    return np.concatenate(out)
+    return ring_edges([poly])
 
 
 class _BlockerEdges:
@@ -183,7 +179,7 @@ class _BlockerEdges:
 
     def __init__(self, table: Table) -> None:
         parts = shapely.get_parts(table.sight_union)
-        e = np.concatenate([_ring_edges(p) for p in parts]) if len(parts) else np.empty((0, 2, 2))
+        e = ring_edges(parts)  # every part's rings in order, (0, 2, 2) for none
         self.ax = e[:, 0, 0]
         self.ay = e[:, 0, 1]
         self.ex = e[:, 1, 0] - self.ax
@@ -196,8 +192,9 @@ def blocker_edges(table: Table) -> _BlockerEdges:
 
 
 def dense_clip(table: Table) -> _DenseClip:
-    """The table's `_DenseClip` (built once per table)."""
-    return table_memo(table, "dense_clip", _DenseClip, _DenseClip)
+    """The table's `_DenseClip`: a function of its dense regions alone, so built once on the table
+    they come from (`Table.dense_source`: an Earth Wall's table shares its base's)."""
+    return table_memo(table.dense_source, "dense_clip", _DenseClip, _DenseClip)
 
 
 def _meets_blockers(table: Table, seg: np.ndarray) -> np.ndarray:
@@ -309,13 +306,10 @@ def _candidate_vertices(table: Table) -> np.ndarray:
     drawn, not shrunk: a line through one grazes the shrunk union) and of the big dense regions."""
     hit = table.memo.get("sight_vertices")
     if hit is None:
-        rings = [
-            np.asarray(r.coords, dtype=float)[:-1]
-            for poly in [*table.polygons[table.blocker_index], *table.dense_regions[table.dense_big]]
-            for part in shapely.get_parts(poly)
-            for r in [part.exterior, *part.interiors]
-        ]
-        hit = table.memo["sight_vertices"] = np.concatenate(rings) if rings else np.empty((0, 2))
+        polys = [*table.polygons[table.blocker_index], *table.dense_regions[table.dense_big]]
+        parts = [part for poly in polys for part in shapely.get_parts(poly)]
+        # each ring's vertices but its closing one: the first ends of its edges, ring by ring
+        hit = table.memo["sight_vertices"] = np.ascontiguousarray(ring_edges(parts)[:, 0])
     assert isinstance(hit, np.ndarray)
     return hit
 

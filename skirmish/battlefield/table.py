@@ -40,11 +40,22 @@ edge is not blocked: R-B3 blocks lines that *cross* terrain, not lines that touc
 
 def _ring_edges(poly: shapely.Polygon) -> np.ndarray:
     """(e, 2, 2) edges of every ring (exterior and holes) of a polygon."""
-    out = []
-    for ring in [poly.exterior, *poly.interiors]:
-        c = np.asarray(ring.coords, dtype=float)
-        out.append(np.stack([c[:-1], c[1:]], axis=1))
-    return np.concatenate(out)
+    return ring_edges([poly])
+
+
+def ring_edges(polygons: Sequence[shapely.Polygon] | np.ndarray) -> np.ndarray:
+    """(e, 2, 2) edges of every ring of `polygons`: each polygon's exterior then its holes, each
+    ring's edges in its own order (from each vertex to the next), the polygons in order. One pass
+    over every ring at once (`shapely.get_rings`, `get_coordinates` with ring indices): the same
+    coordinates, copied, that a ring-by-ring walk (`ring.coords`, each edge to the next vertex)
+    gives. A ring's coordinates are closed (last = first), so its edges are the consecutive
+    coordinate pairs of the same ring."""
+    geoms = np.empty(len(polygons), dtype=object)
+    geoms[:] = list(polygons)
+    rings = shapely.get_rings(geoms)
+    coords, ring = shapely.get_coordinates(rings, return_index=True)
+    same = ring[:-1] == ring[1:]
+    return np.stack([coords[:-1][same], coords[1:][same]], axis=1)
 
 
 class EdgeKernel:
@@ -187,6 +198,11 @@ class Table:
         self.dense_regions[:] = regions
         shapely.prepare(self.dense_regions)
         self.dense_region_names: tuple[str, ...] = tuple(region_names)
+        shared = base is not None and self.cover_rank[-1] != 3
+        self.dense_source: Table = base.dense_source if shared and base is not None else self
+        """The table whose dense regions these are (the same objects, in the same order): a grown
+        table whose new piece is not dense shares its base's, so what is derived from the dense
+        regions alone (the sight kernels' `dense_clip`) is built once, on the source."""
         self.blocker_index = np.flatnonzero(self.blocks_sight)
         self.blocker_boxes = (
             shapely.bounds(self.polygons[self.blocker_index]).reshape(-1, 4)
@@ -204,8 +220,10 @@ class Table:
         """The dense regions the sight test measures: all of them, since the inches of dense cover a
         line crosses add up over regions (a line only needs measuring when the regions it may meet
         could hold more than 3" between them, see `sight._clear`)."""
-        self.dense_big_edges = (
-            np.concatenate([_ring_edges(regions[r]) for r in self.dense_big])
+        self.dense_big_edges: np.ndarray = (
+            base.dense_big_edges
+            if base is not None and self.dense_source is base.dense_source
+            else ring_edges([regions[r] for r in self.dense_big.tolist()])
             if len(self.dense_big)
             else np.empty((0, 2, 2))
         )
@@ -220,7 +238,7 @@ class Table:
             owners.append(base.imp_edge_owner)
             known = len(base.impassable_index)
         for j, i in enumerate(self.impassable_index.tolist()[known:], start=known):
-            e = np.concatenate([_ring_edges(part) for part in shapely.get_parts(self.polygons[i])])
+            e = ring_edges(shapely.get_parts(self.polygons[i]))
             edges.append(e)
             owners.append(np.full(len(e), j))
         self.imp_edges = np.concatenate(edges) if edges else np.empty((0, 2, 2))
@@ -333,14 +351,28 @@ class Table:
             for k in miss:
                 out[k] = memo[pts[k]] = self._point_facts_now(*pts[k])
         elif miss:
-            sub = xy[miss]
-            rank, piece = self._cover_now(sub)
-            height = self._height_now(sub)
+            facts = self._facts_now(xy[miss])
             if len(memo) > FACTS_MEMO:
                 memo.clear()
-            for k, r, c, h in zip(miss, rank.tolist(), piece.tolist(), height.tolist(), strict=True):
-                out[k] = memo[pts[k]] = (r, c, h)
+            for k, f in zip(miss, facts, strict=True):
+                out[k] = memo[pts[k]] = f
         return [f for f in out if f is not None]
+
+    def _facts_now(self, xy: np.ndarray) -> list[tuple[int, int, float]]:
+        """`_cover_now` and `_height_now` of a small batch in one pass over the pieces that give
+        cover or height (`_point_order`, table order): each piece's containment asked once (`_near`,
+        the same test), the densest first-listed piece and the highest height kept per centre as
+        `_point_facts_now` keeps them."""
+        n = len(xy)
+        pts = xy.tolist()
+        rank, piece, height = [0] * n, [-1] * n, [0.0] * n
+        for i, r, h in self._point_order:
+            for k in np.flatnonzero(self._near(i, xy, pts)).tolist():
+                if r > rank[k]:
+                    rank[k], piece[k] = r, i
+                if h > 0 and h > height[k]:
+                    height[k] = h
+        return list(zip(rank, piece, height, strict=True))
 
     def _point_facts_now(self, x: float, y: float) -> tuple[int, int, float]:
         """`_cover_now` and `_height_now` of one centre in plain numbers: the pieces in the same

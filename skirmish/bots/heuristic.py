@@ -146,6 +146,11 @@ class HeuristicBot:
         bot (the Pursuit's heroes) refines it."""
         return game.rules.hints(player)
 
+    def _hint_targets(self, game: Game, player: int) -> set[str]:
+        """`_scenario_hints`' enemies that matter alone (what the shots and charges read): a scenario
+        bot whose goals cost more than its targets overrides this, so they are not worked out."""
+        return self._scenario_hints(game, player)[1]
+
     def _goal_hint(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         """The scenario's goal point for the active model `m` (`_scenario_hints`' entry for it): a
         scenario bot that can work out one model's goal alone overrides this, so reading one goal
@@ -505,7 +510,7 @@ class HeuristicBot:
             if self._in_zone(game, target):
                 value *= 1.5
             if hints is None:
-                hints = self._scenario_hints(game, player)[1]
+                hints = self._hint_targets(game, player)
             if target.id in hints:
                 value *= 3.0
             if target.taking_cover:
@@ -569,7 +574,7 @@ class HeuristicBot:
                 if t_in_zone:
                     edge += 0.3
                 if hints is None:
-                    hints = self._scenario_hints(game, m.player)[1]
+                    hints = self._hint_targets(game, m.player)
                 if t.id in hints:
                     edge += 0.5
                 if edge > -0.05:

@@ -46,6 +46,8 @@ class PursuitHeroBot(HeuristicBot):
         self._roles_memo = WeakKeyDictionary()
         self._point_memo: tuple[object, object, tuple[float, float] | None] | None = None
         self._speed_memo: WeakKeyDictionary[Game, dict[str, float]] = WeakKeyDictionary()
+        self._no_avatar = False
+        """Set while the charges step chooses: the Avatar is never the one to charge in."""
 
     # ------------------------------------------------------------- roles
     def _rules(self, game: Game) -> PursuitRules:
@@ -58,41 +60,53 @@ class PursuitHeroBot(HeuristicBot):
 
     def _roles_memoised(self, game: Game) -> dict[str, str]:
         """Memoised weakly per game on everything the roles are worked out from: the current
-        objective (by value) and each hero's active flag, HP and position."""
+        objective (by value) and each hero's active flag, HP and position. With no objective, or
+        one without a point (defeat), every active hero hunts: no key is built for that."""
+        o = self._rules(game).current_objective()
+        goal = self._objective_point(game, o)
+        mine = game.player_models(self.player)
+        if o is None or goal is None:
+            return {m.id: "hunter" for m in mine if m.active}
         # The positions by value, one conversion for all (the roles read them as plain floats:
         # equal floats, a zero's sign apart, give the same distances and so the same roles).
         rows = game.state.xy.tolist()
-        mine = game.player_models(self.player)
-        heroes = tuple((m.active, m.hp, *rows[m.index]) for m in mine)
-        key = (self._rules(game).current_objective(), heroes)
-        memo = self._roles_memo.setdefault(game, {})
-        if key not in memo:
+        heroes = tuple([(m.active, m.hp, *rows[m.index]) for m in mine])
+        key = (o, heroes)
+        memo = self._roles_memo.get(game)
+        if memo is None:
+            memo = self._roles_memo[game] = {}
+        found = memo.get(key)
+        if found is None:
             if len(memo) > 64:
                 memo.clear()
-            memo[key] = self._roles_now(game)
-        return memo[key]
+            found = memo[key] = self._roles_now(game, o.kind, goal, [m for m in mine if m.active], rows)
+        return found
 
-    def _objective_point(self, game: Game) -> tuple[float, float] | None:
+    def _objective_point(self, game: Game, o: object = False) -> tuple[float, float] | None:
         """`objective_point()` of the rules: a function of the current objective and the scenario's
-        zones alone (the zone's inner point), so worked out once per objective."""
-        o = self._rules(game).current_objective()
+        zones alone (the zone's inner point), so worked out once per objective. `o`: the current
+        objective when the caller has just read it."""
+        if o is False:
+            o = self._rules(game).current_objective()
         found = self._point_memo
         if found is None or found[0] is not o or found[1] is not game.scenario:
             found = self._point_memo = (o, game.scenario, self._rules(game).objective_point())
         return found[2]
 
-    def _roles_now(self, game: Game) -> dict[str, str]:
-        rules = self._rules(game)
-        heroes = [m for m in game.player_models(self.player) if m.active]
+    def _roles_now(
+        self,
+        game: Game,
+        kind: str,
+        goal: tuple[float, float],
+        heroes: list[ModelState],
+        xy: list[list[float]],
+    ) -> dict[str, str]:
+        """The roles of the active `heroes` for an objective of `kind` at point `goal` (`xy`: every
+        model's centre as plain floats)."""
         roles = {m.id: "hunter" for m in heroes}
-        o = rules.current_objective()
-        goal = self._objective_point(game)
-        if o is None or goal is None:
-            return roles
         gx, gy = goal
-        xy = game.state.xy.tolist()
         dist = {m.id: float(np.hypot(xy[m.index][0] - gx, xy[m.index][1] - gy)) for m in heroes}
-        if o.kind == "reach":
+        if kind == "reach":
             runner = min(heroes, key=lambda m: (dist[m.id] / self._speed(game, m), m.index))
             roles[runner.id] = "runner"
         else:
@@ -127,7 +141,7 @@ class PursuitHeroBot(HeuristicBot):
     def _goal(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         # Asked many times in one decision (hints, zone duty, abilities): worked out once each. A
         # hunter's reach depends on whether the Avatar is left out (in the charges step).
-        key = ("goal", m.id, bool(getattr(self, "_no_avatar", False)))
+        key = ("goal", m.id, self._no_avatar)
         return self._once(game, key, lambda: self._goal_now(game, m))
 
     def _goal_now(self, game: Game, m: ModelState) -> tuple[float, float] | None:
@@ -140,23 +154,30 @@ class PursuitHeroBot(HeuristicBot):
         """Where a hunter goes: within shooting range of the active adversary (a shooter, and always
         the Avatar), or beside it (a fighter, and everyone once it is held in melee); None once
         there, so the bot shoots or charges."""
-        foes = self._rules(game).active_adversaries()
+        foes = self._active_adversaries(game)
         if not foes:
             return None
         s = game.state
-        a = min(foes, key=lambda f: (game.distance(m, f), f.index))
-        d = game.distance(m, a)
+        dist = game.distance
+        a = min(foes, key=lambda f: (dist(m, f), f.index)) if len(foes) > 1 else foes[0]
+        d = dist(m, a)
         # plain floats: the sums of the 2-vectors they replace, in the same order
         (hx, hy), (tx, ty) = s.xy[m.index].tolist(), s.xy[a.index].tolist()
         gap = float(np.hypot(hx - tx, hy - ty))
         avatar = AVATAR in m.profile.keywords
         # an adversary held in melee cannot be shot: everyone but the Avatar closes in to join it
-        shooter = avatar or (self._is_shooter(game, m) and not game.in_melee(a))
+        # (asked first: cheaper than whether `m` is a shooter, and both only read)
+        shooter = avatar or (not game.in_melee(a) and self._is_shooter(game, m))
         reach = max(2.0, self._best_range(game, m) - 1.0) if shooter else max(1.0, m.profile.charge - 1.0)
         if d <= reach or gap < 1e-6:
             return None
         stand = float(s.radii[a.index] + s.radii[m.index]) + (reach if shooter else 0.0)
         return (tx + (hx - tx) / gap * stand, ty + (hy - ty) / gap * stand)
+
+    def _active_adversaries(self, game: Game) -> list[ModelState]:
+        """The rules' `active_adversaries()`, once per decision (nothing leaves or comes back while
+        the bot chooses; callers only read the list)."""
+        return self._once(game, ("adversaries",), self._rules(game).active_adversaries)
 
     def _scenario_hints(self, game: Game, player: int) -> tuple[dict[str, tuple[float, float]], set[str]]:
         goals: dict[str, tuple[float, float]] = {}
@@ -165,7 +186,11 @@ class PursuitHeroBot(HeuristicBot):
                 g = self._goal(game, m)
                 if g is not None:
                     goals[m.id] = g
-        return goals, {a.id for a in self._rules(game).active_adversaries()}
+        return goals, {a.id for a in self._active_adversaries(game)}
+
+    def _hint_targets(self, game: Game, player: int) -> set[str]:
+        # `_scenario_hints`' second half: the active adversaries, without every hero's goal
+        return {a.id for a in self._active_adversaries(game)}
 
     def _goal_hint(self, game: Game, m: ModelState) -> tuple[float, float] | None:
         # `_scenario_hints`' entry for an active model is its `_goal`: asked alone, the other
@@ -177,10 +202,17 @@ class PursuitHeroBot(HeuristicBot):
         return None if g is None else np.asarray(g, dtype=float)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
+        inside = self._once(game, ("in_zone",), lambda: self._in_zone_now(game))
+        return inside is not None and inside[m.index]
+
+    def _in_zone_now(self, game: Game) -> list[bool] | None:
+        """Per model, whether it stands in the current objective's zone (the rules' `in_zone` of
+        every model at once: the same point test on the same floats); None when the objective has
+        no zone. Once per decision: the shots and charges ask it of every shooter and target."""
         o = self._rules(game).current_objective()
         if o is None or o.kind == "defeat":
-            return False
-        return self._rules(game).in_zone(m, o.target)  # the rules keep the zone's polygon
+            return None
+        return self._rules(game).in_zone_all(o.target)
 
     # ------------------------------------------------------------- the clock
     def _near_the_end(self, game: Game) -> bool:
@@ -233,7 +265,9 @@ class PursuitHeroBot(HeuristicBot):
             f = min(foes, key=lambda f: (game.distance(m, f), f.index))
             far = game.distance(m, f) > m.profile.move + self._best_range(game, m)
         else:
-            far = float(np.hypot(*(np.asarray(goal) - game.state.xy[m.index]))) > m.profile.move
+            # plain floats: the 2-vector's subtraction and hypot, element by element
+            x, y = game.state.xy[m.index].tolist()
+            far = float(np.hypot(goal[0] - x, goal[1] - y)) > m.profile.move
         if far:
             out |= {a.name for a in queries.abilities_of(m, game.armoury(m)) if a.effect == "glide"}
         return out
@@ -249,16 +283,16 @@ class PursuitHeroBot(HeuristicBot):
         """A hunter joins the melee when the active adversary is already held in it (shots cannot go
         into a melee, and each friend in it adds 1, R-C4); the Avatar keeps his distance."""
         if (
-            getattr(self, "_no_avatar", False)
+            self._no_avatar
             and AVATAR not in m.profile.keywords
             and self.roles(game).get(m.id) == "hunter"
-            and any(game.in_melee(a) for a in self._rules(game).active_adversaries())
+            and any(game.in_melee(a) for a in self._active_adversaries(game))
         ):
             return False
         return super()._is_shooter(game, m)
 
     def _mine(self, game: Game) -> list[ModelState]:
         mine = super()._mine(game)
-        if getattr(self, "_no_avatar", False):
+        if self._no_avatar:
             return [m for m in mine if AVATAR not in m.profile.keywords]
         return mine

@@ -144,15 +144,26 @@ class PairSight:
             for row in fanned:
                 row[k] = False
             fanned[k] = [False] * n
-        # Removed models see and are seen by no one; a model on the table sees itself.
+        # Removed models see and are seen by no one; a model on the table sees itself. A removed
+        # model that did not change has its row and column all known and unseen since the sync it
+        # left in (nothing else marks a removed model's pair), but for the entries of the models
+        # that changed now, which were just forgotten: only those are marked again.
+        moved = set(changed)
         for k in range(n):
-            if not on[k]:
+            if on[k]:
+                continue
+            if k in moved:
                 known[k] = [True] * n
                 vis[k] = [False] * n
                 for row in known:
                     row[k] = True
                 for row in vis:
                     row[k] = False
+            else:
+                known_k, vis_k = known[k], vis[k]
+                for j in changed:
+                    known_k[j] = known[j][k] = True
+                    vis_k[j] = vis[j][k] = False
         for k in changed:
             if on[k]:
                 vis[k][k] = known[k][k] = True
@@ -160,7 +171,7 @@ class PairSight:
             return
         # The box test for the new pairs: those of a model that moved, came or went.
         boxes = self.boxes
-        later = set(changed)
+        later = moved
         for k in changed:
             if not on[k]:
                 continue
@@ -184,7 +195,10 @@ class PairSight:
         todo = sorted(set(pairs))
         fanned = self.fanned
         fresh = [p for p in todo if not fanned[p[0]][p[1]]]
-        if fresh and self.plain is not None:
+        fast = compiled_fan(self.table) if fresh and self.plain is not None else None
+        if fast is not None:
+            self._compiled_both(fast, fresh, radii)
+        elif fresh and self.plain is not None:
             self._plain_fan(fresh, radii, first=False)
         elif fresh:
             known, vis = self.known, self.vis
@@ -249,11 +263,38 @@ class PairSight:
                 fanned[a][b] = fanned[b][a] = True
         return cleared
 
+    def _compiled_both(self, fast: CompiledFan, fresh: list[tuple[int, int]], radii: np.ndarray) -> None:
+        """The fan and the exact stage of the pairs of `fresh` (none fanned yet) in one compiled
+        call: a pair is seen when any of its fan or exact lines is clear (what the fan, then the
+        exact stage on what the fan left, decide), not seen when none is and none is PENDING. A
+        pair with a PENDING line goes the two-stage way (`_compiled_fan`, whose pending lines the
+        numpy fan decides, and `solve`'s exact stage after it), as if this call had not been made.
+        The pairs decided here are not marked `fanned`: that mark is read only of pairs not known."""
+        known, vis = self.known, self.vis
+        pending = []
+        for (a, b), s in zip(
+            fresh, self._run(fast, fresh, radii, exact=True, first=False, fan=True), strict=True
+        ):
+            if s == 1 or s == 0:
+                vis[a][b] = vis[b][a] = s == 1
+                known[a][b] = known[b][a] = True
+            else:
+                pending.append((a, b))
+        if pending:
+            self._compiled_fan(fast, pending, radii, first=False)
+
     def _run(
-        self, fast: CompiledFan, pairs: list[tuple[int, int]], radii: np.ndarray, *, exact: bool, first: bool
+        self,
+        fast: CompiledFan,
+        pairs: list[tuple[int, int]],
+        radii: np.ndarray,
+        *,
+        exact: bool,
+        first: bool,
+        fan: bool | None = None,
     ) -> list[int]:
         """The compiled kernel (`battlefield.sight_jit`) on `pairs`: the fan alone, or the exact
-        stage alone (`exact`)."""
+        stage alone (`exact`), or both (`fan` and `exact`)."""
         kernel = compiled()
         assert kernel is not None
         inside = self.inside
@@ -263,7 +304,9 @@ class PairSight:
                 regions = self.regions = regions_of(self.table, self.xy)
             inside = self.inside = np.array(regions, dtype=bool).reshape(len(regions), self.n)
         r = np.ascontiguousarray(radii, dtype=np.float64)
-        return fast.run(kernel, self.xy, r, pairs, inside, fan=not exact, exact=exact, first=first)
+        return fast.run(
+            kernel, self.xy, r, pairs, inside, fan=not exact if fan is None else fan, exact=exact, first=first
+        )
 
     def _compiled_fan(
         self, fast: CompiledFan, fresh: list[tuple[int, int]], radii: np.ndarray, *, first: bool

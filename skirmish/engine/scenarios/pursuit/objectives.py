@@ -4,12 +4,16 @@ scoring step once every model has moved.
 
 from __future__ import annotations
 
+import numpy as np
 import shapely
 
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.scenarios.pursuit.clock import PursuitClock
 from skirmish.engine.scenarios.pursuit.config import title_of
 from skirmish.engine.scenarios.specials import SpecialReader
+
+IN_ZONE_MEMO = 4096
+"""`in_zone`'s memo is emptied when it holds more centres than this."""
 
 
 class PursuitObjectives(PursuitClock):
@@ -18,6 +22,9 @@ class PursuitObjectives(PursuitClock):
     def read(self, reader: SpecialReader) -> None:
         super().read(reader)
         self._zone_polygons: dict[str, shapely.Polygon] = {}
+        self._inside: dict[tuple[str, float, float], bool] = {}
+        """`in_zone` answers by zone and exact centre: the heroes' bot and the scoring step ask
+        it of the same few centres many times between two moves."""
 
     def objective_point(self) -> tuple[float, float] | None:
         """Where the current objective is (a zone's inner point), or None."""
@@ -38,8 +45,23 @@ class PursuitObjectives(PursuitClock):
         return found
 
     def in_zone(self, m: ModelState, zone: str) -> bool:
-        """Whether the centre of `m` lies strictly inside the scoring zone called `zone`."""
-        return bool(shapely.contains_xy(self._zone_polygon(zone), *self.game.state.xy[m.index]))
+        """Whether the centre of `m` lies strictly inside the scoring zone called `zone`: the same
+        point test on the same floats, kept by zone and centre (the zones never change)."""
+        x, y = self.game.state.xy[m.index].tolist()
+        key = (zone, x, y)
+        inside = self._inside.get(key)
+        if inside is None:
+            if len(self._inside) > IN_ZONE_MEMO:
+                self._inside.clear()
+            inside = self._inside[key] = bool(shapely.contains_xy(self._zone_polygon(zone), x, y))
+        return inside
+
+    def in_zone_all(self, zone: str) -> list[bool]:
+        """`in_zone(m, zone)` of every model, in model order, in one vectorised point test."""
+        xy = self.game.state.xy
+        return np.asarray(
+            shapely.contains_xy(self._zone_polygon(zone), xy[:, 0], xy[:, 1]), dtype=bool
+        ).tolist()
 
     def _score_objectives(self) -> None:
         g, st = self.game, self.st
