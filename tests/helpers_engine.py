@@ -17,6 +17,8 @@ import pytest
 import shapely
 
 from skirmish.battlefield.measure import edge_distances
+from skirmish.battlefield.paths import Mover
+from skirmish.battlefield.sample import random_table, scatter_bases
 from skirmish.data.catalogue import content_root
 from skirmish.data.loader import load_scenario, load_troupe
 from skirmish.data.options import RuleOptions
@@ -268,3 +270,21 @@ def same_obstacles(a: object, b: object) -> bool:
         elif x != y:
             return False
     return True
+
+
+def random_mover(rng: np.random.Generator, *, with_ignore: bool = False, n: int = 8) -> Mover:
+    """A mover (base 0) on a random table among n scattered bases of random radii, about half of
+    them enemies (never the mover), a fifth of movers flying; with `with_ignore`, in four draws of
+    ten some bases are out of play. The path-check tests' board, drawn from `rng` in one order so a
+    seed names one board."""
+    table = random_table(rng, pieces=int(rng.integers(0, 12)))
+    radii = rng.choice([0.5, 0.8, 1.0], n)
+    xy = scatter_bases(table, rng, radii)
+    enemy = rng.random(n) < 0.5
+    enemy[0] = False
+    ignore = None
+    if with_ignore:
+        ignore = rng.random(n) < 0.1 if rng.random() < 0.4 else None
+        if ignore is not None:
+            ignore[0] = False
+    return Mover(table, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2), ignore=ignore)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers_engine import random_mover
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ from skirmish.battlefield.measure import CONTACT
 from skirmish.battlefield.paths import Mover
 from skirmish.battlefield.paths import check as check_mod
 from skirmish.battlefield.paths.check import SHORT_PATH, _check_path_reference, _legal_short, check_path
-from skirmish.battlefield.sample import random_table, scatter_bases
 
 
 def _agree(mover: Mover, path: np.ndarray, budget: float, target: int | None) -> bool:
@@ -34,16 +34,8 @@ def _agree(mover: Mover, path: np.ndarray, budget: float, target: int | None) ->
 @given(st.integers(0, 2**32 - 1))
 def test_r_m2_short_paths_are_judged_as_the_reference_judges_them(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    table = random_table(rng, pieces=int(rng.integers(0, 12)))
-    n = 8
-    radii = rng.choice([0.5, 0.8, 1.0], n)
-    xy = scatter_bases(table, rng, radii)
-    enemy = rng.random(n) < 0.5
-    enemy[0] = False
-    ignore = rng.random(n) < 0.1 if rng.random() < 0.4 else None
-    if ignore is not None:
-        ignore[0] = False
-    mover = Mover(table, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2), ignore=ignore)
+    mover = random_mover(rng, with_ignore=True)
+    xy, radii, enemy = mover.xy, mover.radii, mover.enemy
     long = rng.random() < 0.3  # a path with arcs: many short steps (and one past the limit)
     k = int(rng.integers(9, SHORT_PATH + 2)) if long else int(rng.integers(1, 10))
     steps = rng.normal(size=(k - 1, 2)) * float(rng.choice([0.05, 0.2] if long else [0.3, 1.5, 4.0]))

@@ -7,27 +7,21 @@ everything, and `_legal_short` gives the reference's answers (`test_r5_engine_ch
 from __future__ import annotations
 
 import numpy as np
+from helpers_engine import random_mover
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skirmish.battlefield.paths import Mover
 from skirmish.battlefield.paths.check import SHORT_PATH, _near_path
 from skirmish.battlefield.paths.kernel import _seg_clear
 from skirmish.battlefield.paths.obstacles import BOX_SLACK
-from skirmish.battlefield.sample import random_table, scatter_bases
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_r_m2_segments_judge_alike_on_what_the_path_box_keeps(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    table = random_table(rng, pieces=int(rng.integers(0, 12)))
-    n = 8
-    radii = rng.choice([0.5, 0.8, 1.0], n)
-    xy = scatter_bases(table, rng, radii)
-    enemy = rng.random(n) < 0.5
-    enemy[0] = False
-    mover = Mover(table, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2))
+    mover = random_mover(rng)
+    xy, n = mover.xy, len(mover.xy)
     k = int(rng.integers(3, SHORT_PATH + 1))
     if rng.random() < 0.5:  # a random walk
         steps = rng.normal(size=(k - 1, 2)) * float(rng.choice([0.05, 0.2, 1.0, 4.0]))
