@@ -1,11 +1,12 @@
 """Engine speed and the bots' strength on the default scenario.
 
-- `games_per_second`: heuristic-vs-heuristic games in one process, no log, wall time; `_cpu` the
+- `games_per_second`: heuristic-vs-heuristic games in one process, no log, wall time, the median
+  of ROUNDS passes over seeds 0..GAMES-1 (`games_per_second_rounds`); `_cpu` the
   same per second of process CPU time; `_batch_cpu` the same games with the collector paced as
   troupe testing paces it (`sim.collector.fewer_collections`, what `test-troupes` plays under),
   CPU time. A library call keeps CPython's default collector, so the first two are what a script
   playing games gets and the last is what a troupe test's worker gets.
-- `replay_verify_ms`: re-simulating a default game's replay to its recorded hash (median of 5).
+- `replay_verify_ms`: re-simulating a default game's replay to its recorded hash (median of 15).
 - `peak_mb`: peak traced Python memory of one game with its full log.
 - `heuristic_vs_random_win_rate`: the heuristic bot against the random bot over BOT_GAMES games,
   seats swapped every other game (a draw counts as not won).
@@ -26,6 +27,9 @@ from skirmish.sim.collector import fewer_collections
 
 GAMES = int(os.environ.get("SKIRMISH_BENCH_GAMES", "20"))
 BOT_GAMES = int(os.environ.get("SKIRMISH_BENCH_BOT_GAMES", "200"))
+ROUNDS = int(os.environ.get("SKIRMISH_BENCH_ROUNDS", "3"))
+"""Passes over the GAMES seeds; the games/s figures are the median pass (one pass swings up to 2x
+on a shared machine, so a single pass is a sample of the machine's load as much as of the engine)."""
 
 
 def _setup() -> tuple:
@@ -45,22 +49,29 @@ def run() -> dict[str, float]:
     scenario, troupes = _setup()
     out: dict[str, float] = {key.removeprefix("speed."): v for key, v in load_compiled().items()}
     _game(scenario, troupes, 0, ["heuristic", "heuristic"])  # warm caches (prepared table)
-    start = time.perf_counter()
-    cpu = time.process_time()
-    for seed in range(GAMES):
-        _game(scenario, troupes, seed, ["heuristic", "heuristic"])
-    out["games_per_second"] = GAMES / (time.perf_counter() - start)
-    out["games_per_second_cpu"] = GAMES / (time.process_time() - cpu)
-    with fewer_collections():
-        cpu = time.process_time()
+    wall: list[float] = []
+    cpu: list[float] = []
+    batch: list[float] = []
+    for _ in range(ROUNDS):
+        start, used = time.perf_counter(), time.process_time()
         for seed in range(GAMES):
             _game(scenario, troupes, seed, ["heuristic", "heuristic"])
-        out["games_per_second_batch_cpu"] = GAMES / (time.process_time() - cpu)
+        wall.append(GAMES / (time.perf_counter() - start))
+        cpu.append(GAMES / (time.process_time() - used))
+        with fewer_collections():
+            used = time.process_time()
+            for seed in range(GAMES):
+                _game(scenario, troupes, seed, ["heuristic", "heuristic"])
+            batch.append(GAMES / (time.process_time() - used))
+    out["games_per_second"] = statistics.median(wall)
+    out["games_per_second_cpu"] = statistics.median(cpu)
+    out["games_per_second_batch_cpu"] = statistics.median(batch)
+    out["games_per_second_rounds"] = float(ROUNDS)
 
     game = _game(scenario, troupes, 11, ["heuristic", "heuristic"], record_log=True)
     replay = parse_replay(replay_of(game), "<bench>")
     times = []
-    for _ in range(5):
+    for _ in range(15):
         t = time.perf_counter()
         ok, _ = verify(replay)
         times.append((time.perf_counter() - t) * 1000)
