@@ -280,8 +280,10 @@ def dask_executor(
 
         from distributed import Client, LocalCluster
     except ImportError:
+        from skirmish import DISTRIBUTION
+
         raise ExecutorUnavailable(
-            "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
+            f"--executor dask: Dask is not installed (pip install '{DISTRIBUTION}[dask]')"
         ) from None
     _quiet_dask_logs()
     cluster: Any = None
