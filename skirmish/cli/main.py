@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import os
+import signal
 import sys
+from collections.abc import Iterator
+from types import FrameType
 
 from skirmish.cli.app import app, odds_app, troupe_app
 from skirmish.cli.bots_flag import bots_flag as _bots_flag
@@ -105,11 +109,59 @@ def _escape_unwritable() -> None:
                 reconfigure(errors=ESCAPE)
 
 
+class Terminated(BaseException):
+    """SIGTERM reached the command (`kill`, `timeout`, a CI job or service manager stopping it).
+
+    A `BaseException` like `KeyboardInterrupt`, so no `except Exception` swallows it on the way out.
+    """
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """Unwind like Ctrl+C: every `finally` runs, so a half-written output's temporary file is
+    removed and a troupe test's worker processes are killed (left to the default action, the
+    command died at once and its workers waited on their task queue for ever)."""
+    if os.getpid() != _MAIN_PID:  # a forked child that kept the handler: die as the signal says
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    raise Terminated()
+
+
+_MAIN_PID = os.getpid()
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """Turn SIGTERM into `Terminated` while the command runs (only where SIGTERM has its default
+    action and this is the main thread), putting the previous handler back after."""
+    global _MAIN_PID
+    previous = signal.getsignal(signal.SIGTERM)
+    installed = previous is signal.SIG_DFL
+    if installed:
+        try:
+            _MAIN_PID = os.getpid()
+            signal.signal(signal.SIGTERM, _on_sigterm)
+        except ValueError:  # not the main thread: signals cannot be handled here
+            installed = False
+    try:
+        yield
+    finally:
+        if installed:
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line.
 
     A closed stdout (a pager or `head` that stopped reading) is a normal end: exit 0, no message.
+    SIGTERM ends it like Ctrl+C (cleaning up), exit 143 with `skirmish: terminated`.
     """
+    with _sigterm_unwinds():
+        _main_guarded(argv)
+
+
+def _main_guarded(argv: list[str] | None) -> None:
     _escape_unwritable()
     before = _stdout_identity()
     try:
@@ -146,6 +198,8 @@ def _main(argv: list[str] | None) -> None:
         fail(*(str(p) for p in exc.problems), code=2)
     except KeyboardInterrupt:
         fail("interrupted", code=130)
+    except Terminated:
+        fail("terminated", code=128 + signal.SIGTERM)
     except (SystemExit, BrokenPipeError):
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: an internal error is one line, exit 1
