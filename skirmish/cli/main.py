@@ -42,6 +42,7 @@ def _run(argv: list[str]) -> None:
     from skirmish.data.errors import DataError
 
     try:
+        _refuse_repeated(argv)
         code = app(args=argv, prog_name="skirmish", standalone_mode=False)
         # Like click's standalone mode, always end with SystemExit carrying the exit code.
         raise SystemExit(code if isinstance(code, int) else 0)
@@ -49,6 +50,15 @@ def _run(argv: list[str]) -> None:
         raise
     except Exception as exc:
         click_error(exc)
+
+
+def _refuse_repeated(argv: list[str]) -> None:
+    """`--replay a.json --replay b.json` and the like: exit 2 before the parser keeps the last."""
+    import typer.main
+
+    from skirmish.cli.repeats import refuse_repeated
+
+    refuse_repeated(typer.main.get_command(app), argv)
 
 
 def _quiet_stdout() -> None:
