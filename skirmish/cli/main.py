@@ -38,12 +38,19 @@ app.command("what-if")(tester.what_if_cmd)
 __all__ = ["app", "main"]
 
 
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl+C (128 + SIGINT), as the shell reports it."""
+
+
 def _run(argv: list[str]) -> None:
     from skirmish.data.errors import DataError
 
     try:
         _refuse_repeated(argv)
         code = app(args=argv, prog_name="skirmish", standalone_mode=False)
+        if code == INTERRUPTED:
+            # Typer turns Ctrl+C into a quiet `Exit(130)`; no command returns 130 itself.
+            raise KeyboardInterrupt
         # Like click's standalone mode, always end with SystemExit carrying the exit code.
         raise SystemExit(code if isinstance(code, int) else 0)
     except (UsageProblem, DataError, SystemExit, KeyboardInterrupt):
@@ -207,7 +214,7 @@ def _main(argv: list[str] | None) -> None:
     except DataError as exc:
         fail(*(str(p) for p in exc.problems), code=2)
     except KeyboardInterrupt:
-        fail("interrupted", code=130)
+        fail("interrupted", code=INTERRUPTED)
     except Terminated:
         fail("terminated", code=128 + signal.SIGTERM)
     except (SystemExit, BrokenPipeError):
