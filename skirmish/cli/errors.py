@@ -27,9 +27,26 @@ class UsageProblem(Exception):
         super().__init__("\n".join(lines))
 
 
+KEEP = 60
+"""Characters kept at each end of an over-long word (a path, a value) shortened in the middle."""
+
+
 def clip(line: str, limit: int = MAX_LINE) -> str:
-    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut."""
+    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut.
+
+    Over-long words with text after them are shortened in the middle first, longest first, so the
+    reason after them survives (`--replay aaa…aaa.json: cannot use this path (File name too
+    long)`), where cutting the end alone left a line of `a`s that did not say what was wrong.
+    """
     line = " ".join(line.splitlines())
+    if len(line) <= limit:
+        return line
+    words = line.split(" ")
+    for i in sorted(range(len(words) - 1), key=lambda k: (-len(words[k]), k)):
+        if len(line) <= limit or len(words[i]) <= 2 * KEEP + 1:
+            break
+        words[i] = words[i][:KEEP] + "…" + words[i][-KEEP:]
+        line = " ".join(words)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
