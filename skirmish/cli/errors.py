@@ -51,8 +51,13 @@ def clip(line: str, limit: int = MAX_LINE) -> str:
 
 
 def fail(*lines: str, code: int = 2) -> None:
+    """Print each line on stderr and exit with `code`; a stderr that cannot be written (`2>/dev/full`)
+    does not change the exit code (it made a refused input exit 1, an internal error)."""
     for line in lines:
-        print(clip(f"skirmish: {line}"), file=sys.stderr)
+        try:
+            print(clip(f"skirmish: {line}"), file=sys.stderr)
+        except (OSError, ValueError):
+            break
     raise SystemExit(code)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -178,7 +179,41 @@ def main(argv: list[str] | None = None) -> None:
         _main_guarded(argv)
 
 
+def _stand_in_for_closed_streams() -> None:
+    """A stream closed by the shell (`skirmish list troupes >&-`, `2>&-`) is None in Python; its
+    output goes nowhere instead (flushing None ended the command with a traceback)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process
+
+
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""What writing to a full disk or a failing device gives: no fault of the program."""
+
+
+def _from_stdout(exc: OSError) -> bool:
+    """Whether an error that reached the top came from writing stdout: a write error with no file
+    name (every named output is written through `write_output`, which names its flag), or stdout
+    still failing to flush."""
+    if exc.errno in WRITE_ERRORS and exc.filename is None:
+        return True
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _cannot_write_stdout(exc: BaseException) -> None:
+    """stdout could not take the output (`> /dev/full`): exit 2 naming it, like any output path
+    that cannot be written (`--replay` on a full disk), not an internal error."""
+    _quiet_stdout()  # so Python's own flush at exit does not fail and print a second message
+    why = getattr(exc, "strerror", None) or type(exc).__name__
+    fail(f"stdout: cannot write the output ({why})", code=2)
+
+
 def _main_guarded(argv: list[str] | None) -> None:
+    _stand_in_for_closed_streams()
     _escape_unwritable()
     before = _stdout_identity()
     try:
@@ -187,6 +222,8 @@ def _main_guarded(argv: list[str] | None) -> None:
     except BrokenPipeError:
         _quiet_stdout()
         raise SystemExit(0) from None
+    except OSError as exc:  # the final flush of the output
+        _cannot_write_stdout(exc)
     except SystemExit as exc:
         if exc.code == 1 and (
             type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper" or _stdout_identity() != before
@@ -201,6 +238,8 @@ def _main_guarded(argv: list[str] | None) -> None:
                 sys.stdout.flush()
             except BrokenPipeError:
                 _quiet_stdout()
+            except OSError as err:
+                _cannot_write_stdout(err)
         raise
 
 
@@ -220,6 +259,8 @@ def _main(argv: list[str] | None) -> None:
     except (SystemExit, BrokenPipeError):
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: an internal error is one line, exit 1
+        if isinstance(exc, OSError) and _from_stdout(exc):  # print() met a full disk, a dead device
+            _cannot_write_stdout(exc)
         fail(f"internal error: {type(exc).__name__}: {exc}", code=1)
 
 
