@@ -34,23 +34,29 @@ def test_ctrl_c_in_a_command_is_one_line_exit_130(
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
-def test_sigint_during_a_game_leaves_no_replay(tmp_path: Path) -> None:
+def test_sigint_during_a_troupe_test_leaves_no_csv(tmp_path: Path) -> None:
     env = {**os.environ, "SKIRMISH_DATA": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}
-    env.update(SKIRMISH_NO_JIT="1", SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.update(SKIRMISH_NO_JIT="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "skirmish", "play", "four_kingdoms_melee", "--headless", "--bots"]
-        + ["--turns", "50", "--replay", "r.json"],
+        [sys.executable, "-m", "skirmish", "test-troupes", "team_avatar", "zuko_hunting_party"]
+        + ["--games", "400", "--workers", "1", "--csv", "out.csv"],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
-    time.sleep(1.5)  # the game is under way (a 50-turn four-sided game takes several seconds)
-    if proc.poll() is not None:
-        pytest.skip("the game ended before it could be interrupted")
+    # Under way once the CSV's temporary file is there: past start-up (a signal before Python's
+    # own handler would kill it outright) and into the games.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == "skirmish: interrupted"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "data") == []
