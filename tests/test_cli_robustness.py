@@ -139,7 +139,8 @@ def test_test_troupes_save_replays_on_an_existing_file_exits_2(
 def test_campaign_output_to_a_directory_exits_2(
     flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["campaign", "play", "--headless", "--file", str(tmp_path / "save.json"), flag, str(tmp_path)]
+    save = [] if flag == "--file" else ["--file", str(tmp_path / "save.json")]  # --file once only
+    argv = ["campaign", "play", "--headless", *save, flag, str(tmp_path)]
     bad_input(argv, capsys, flag, "directory")
 
 

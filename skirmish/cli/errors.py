@@ -27,15 +27,37 @@ class UsageProblem(Exception):
         super().__init__("\n".join(lines))
 
 
+KEEP = 60
+"""Characters kept at each end of an over-long word (a path, a value) shortened in the middle."""
+
+
 def clip(line: str, limit: int = MAX_LINE) -> str:
-    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut."""
+    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut.
+
+    Over-long words with text after them are shortened in the middle first, longest first, so the
+    reason after them survives (`--replay aaa…aaa.json: cannot use this path (File name too
+    long)`), where cutting the end alone left a line of `a`s that did not say what was wrong.
+    """
     line = " ".join(line.splitlines())
+    if len(line) <= limit:
+        return line
+    words = line.split(" ")
+    for i in sorted(range(len(words) - 1), key=lambda k: (-len(words[k]), k)):
+        if len(line) <= limit or len(words[i]) <= 2 * KEEP + 1:
+            break
+        words[i] = words[i][:KEEP] + "…" + words[i][-KEEP:]
+        line = " ".join(words)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def fail(*lines: str, code: int = 2) -> None:
+    """Print each line on stderr and exit with `code`; a stderr that cannot be written (`2>/dev/full`)
+    does not change the exit code (it made a refused input exit 1, an internal error)."""
     for line in lines:
-        print(clip(f"skirmish: {line}"), file=sys.stderr)
+        try:
+            print(clip(f"skirmish: {line}"), file=sys.stderr)
+        except (OSError, ValueError):
+            break
     raise SystemExit(code)
 
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
+import os
+import signal
 import sys
+from collections.abc import Iterator
+from types import FrameType
 
 from skirmish.cli.app import app, odds_app, troupe_app
 from skirmish.cli.bots_flag import bots_flag as _bots_flag
@@ -34,17 +39,34 @@ app.command("what-if")(tester.what_if_cmd)
 __all__ = ["app", "main"]
 
 
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl+C (128 + SIGINT), as the shell reports it."""
+
+
 def _run(argv: list[str]) -> None:
     from skirmish.data.errors import DataError
 
     try:
+        _refuse_repeated(argv)
         code = app(args=argv, prog_name="skirmish", standalone_mode=False)
+        if code == INTERRUPTED:
+            # Typer turns Ctrl+C into a quiet `Exit(130)`; no command returns 130 itself.
+            raise KeyboardInterrupt
         # Like click's standalone mode, always end with SystemExit carrying the exit code.
         raise SystemExit(code if isinstance(code, int) else 0)
     except (UsageProblem, DataError, SystemExit, KeyboardInterrupt):
         raise
     except Exception as exc:
         click_error(exc)
+
+
+def _refuse_repeated(argv: list[str]) -> None:
+    """`--replay a.json --replay b.json` and the like: exit 2 before the parser keeps the last."""
+    import typer.main
+
+    from skirmish.cli.repeats import refuse_repeated
+
+    refuse_repeated(typer.main.get_command(app), argv)
 
 
 def _quiet_stdout() -> None:
@@ -105,11 +127,93 @@ def _escape_unwritable() -> None:
                 reconfigure(errors=ESCAPE)
 
 
+class Terminated(BaseException):
+    """SIGTERM reached the command (`kill`, `timeout`, a CI job or service manager stopping it).
+
+    A `BaseException` like `KeyboardInterrupt`, so no `except Exception` swallows it on the way out.
+    """
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """Unwind like Ctrl+C: every `finally` runs, so a half-written output's temporary file is
+    removed and a troupe test's worker processes are killed (left to the default action, the
+    command died at once and its workers waited on their task queue for ever)."""
+    if os.getpid() != _MAIN_PID:  # a forked child that kept the handler: die as the signal says
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    raise Terminated()
+
+
+_MAIN_PID = os.getpid()
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """Turn SIGTERM into `Terminated` while the command runs (only where SIGTERM has its default
+    action and this is the main thread), putting the previous handler back after."""
+    global _MAIN_PID
+    previous = signal.getsignal(signal.SIGTERM)
+    installed = previous is signal.SIG_DFL
+    if installed:
+        try:
+            _MAIN_PID = os.getpid()
+            signal.signal(signal.SIGTERM, _on_sigterm)
+        except ValueError:  # not the main thread: signals cannot be handled here
+            installed = False
+    try:
+        yield
+    finally:
+        if installed:
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line.
 
     A closed stdout (a pager or `head` that stopped reading) is a normal end: exit 0, no message.
+    SIGTERM ends it like Ctrl+C (cleaning up), exit 143 with `skirmish: terminated`.
     """
+    with _sigterm_unwinds():
+        _main_guarded(argv)
+
+
+def _stand_in_for_closed_streams() -> None:
+    """A stream closed by the shell (`skirmish list troupes >&-`, `2>&-`) is None in Python; its
+    output goes nowhere instead (flushing None ended the command with a traceback)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process
+
+
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+"""What writing to a full disk or a failing device gives: no fault of the program."""
+
+
+def _from_stdout(exc: OSError) -> bool:
+    """Whether an error that reached the top came from writing stdout: a write error with no file
+    name (every named output is written through `write_output`, which names its flag), or stdout
+    still failing to flush."""
+    if exc.errno in WRITE_ERRORS and exc.filename is None:
+        return True
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _cannot_write_stdout(exc: BaseException) -> None:
+    """stdout could not take the output (`> /dev/full`): exit 2 naming it, like any output path
+    that cannot be written (`--replay` on a full disk), not an internal error."""
+    _quiet_stdout()  # so Python's own flush at exit does not fail and print a second message
+    why = getattr(exc, "strerror", None) or type(exc).__name__
+    fail(f"stdout: cannot write the output ({why})", code=2)
+
+
+def _main_guarded(argv: list[str] | None) -> None:
+    _stand_in_for_closed_streams()
     _escape_unwritable()
     before = _stdout_identity()
     try:
@@ -118,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         _quiet_stdout()
         raise SystemExit(0) from None
+    except OSError as exc:  # the final flush of the output
+        _cannot_write_stdout(exc)
     except SystemExit as exc:
         if exc.code == 1 and (
             type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper" or _stdout_identity() != before
@@ -132,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
                 sys.stdout.flush()
             except BrokenPipeError:
                 _quiet_stdout()
+            except OSError as err:
+                _cannot_write_stdout(err)
         raise
 
 
@@ -145,10 +253,14 @@ def _main(argv: list[str] | None) -> None:
     except DataError as exc:
         fail(*(str(p) for p in exc.problems), code=2)
     except KeyboardInterrupt:
-        fail("interrupted", code=130)
+        fail("interrupted", code=INTERRUPTED)
+    except Terminated:
+        fail("terminated", code=128 + signal.SIGTERM)
     except (SystemExit, BrokenPipeError):
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: an internal error is one line, exit 1
+        if isinstance(exc, OSError) and _from_stdout(exc):  # print() met a full disk, a dead device
+            _cannot_write_stdout(exc)
         fail(f"internal error: {type(exc).__name__}: {exc}", code=1)
 
 

@@ -68,7 +68,11 @@ def run_test_troupes(
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise UsageProblem("--plot: matplotlib is not installed (pip install 'skirmish[plot]')") from None
+            from skirmish import DISTRIBUTION
+
+            raise UsageProblem(
+                f"--plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')"
+            ) from None
     args = list(troupes) + ([compare] if compare is not None else [])
     scenario, loaded, options, source = load_inputs(scenario_arg, args, turns, option_args)
 

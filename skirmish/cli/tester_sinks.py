@@ -171,7 +171,7 @@ def open_results(path: str, plan: Any, games: int, size: int, identity: dict[str
     resumed: list[Any] = []
     at: int | None = None
     if p.exists() and p.stat().st_size > 0:
-        found = read_results(p, digest)
+        found = read_results(p, digest, matchups=len(plan.matchups))
         if found.end > 0:
             resumed, at = found.records, found.end
     try:

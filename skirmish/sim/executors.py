@@ -12,9 +12,13 @@ raising `ExecutorUnavailable` when no worker is left or the scheduler is gone, s
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, CancelledError, Executor, Future, ProcessPoolExecutor
@@ -84,7 +88,15 @@ class LocalPool(Executor):
     def _make(self) -> ProcessPoolExecutor:
         if self._ctx.get_start_method() == "fork":
             _share_before_fork()
-        return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._ctx)
+        # Workers are started by the thread that submits; tie them to it only when that is the
+        # main thread (a parent-death signal fires when the creating *thread* ends).
+        tie = threading.current_thread() is threading.main_thread()
+        return ProcessPoolExecutor(
+            max_workers=self._workers,
+            mp_context=self._ctx,
+            initializer=worker_start,
+            initargs=(os.getpid(), tie),
+        )
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         return self._pool.submit(fn, *args, **kwargs)
@@ -117,6 +129,32 @@ class LocalPool(Executor):
         _close(self._pool, wait=wait, cancel_futures=cancel_futures)
         if self._ctx.get_start_method() == "fork":
             gc.unfreeze()  # the parent's objects are the collector's again
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux `prctl` option: the signal a process gets when its parent ends."""
+
+
+def worker_start(parent: int, tie: bool = True) -> None:
+    """Set up a worker process so it never outlives the command that started it.
+
+    A worker waits on the pool's task queue, whose write end it holds itself, so when the parent
+    ends without shutting the pool down (`kill -9`, the out-of-memory killer) it would wait for
+    ever, holding the terminal's pipe open (a CI job that waits for the command hangs). On Linux
+    the worker asks for SIGKILL when its parent goes (`prctl(PR_SET_PDEATHSIG)`), and ends at once
+    if the parent has already gone. It also takes back the default SIGTERM action: the command's
+    own handler (`skirmish.cli.main`) is for the parent, which cleans up and kills its workers.
+    """
+    with contextlib.suppress(ValueError, OSError):  # not the main thread, or no such signal
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if tie and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # the parent ended before the line above took effect
+        os._exit(1)
 
 
 def _share_before_fork() -> None:
@@ -162,8 +200,12 @@ def local_executor(workers: int) -> Iterator[Executor]:
     pool = LocalPool(workers)
     try:
         yield pool
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # Interrupted (Ctrl+C, SIGTERM) or failed: do not wait for the batches being played,
+        # kill the workers now (`_close`), so none outlives the command.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskExecutor(Executor):
@@ -280,8 +322,10 @@ def dask_executor(
 
         from distributed import Client, LocalCluster
     except ImportError:
+        from skirmish import DISTRIBUTION
+
         raise ExecutorUnavailable(
-            "--executor dask: Dask is not installed (pip install 'skirmish[dask]')"
+            f"--executor dask: Dask is not installed (pip install '{DISTRIBUTION}[dask]')"
         ) from None
     _quiet_dask_logs()
     cluster: Any = None

@@ -61,12 +61,48 @@ def record_to_json(r: GameRecord) -> dict[str, Any]:
     return d
 
 
-def record_from_json(d: dict[str, Any]) -> GameRecord:
+def record_from_json(d: dict[str, Any], matchups: int | None = None) -> GameRecord:
+    """A record read back; `ValueError` when it is not one this program wrote (`_check_record`)."""
     d = dict(d)
     d["bp_a"], d["bp_b"] = tuple(d["bp_a"]), tuple(d["bp_b"])
     d["models_a"] = [ModelLine(**m) for m in d["models_a"]]
     d["models_b"] = [ModelLine(**m) for m in d["models_b"]]
-    return GameRecord(**d)
+    r = GameRecord(**d)
+    _check_record(r, matchups)
+    return r
+
+
+def _whole(v: Any, low: int = 0) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+
+def _check_record(r: GameRecord, matchups: int | None) -> None:
+    """Raise `ValueError` unless every field has the kind and range a played game gives it.
+
+    A hand-edited or damaged line (`"kos_b": "x"`, an outcome of 7, a matchup the run does not
+    have) was taken as it was and crashed the tallies later (`internal error: TypeError`, exit 1);
+    now it is treated like a torn line: it and what follows are played again.
+    """
+    from skirmish.sim.games import DRAW, WIN_A, WIN_B
+
+    ints = (r.index, r.seed, r.turns, r.kos_a, r.kos_b, *r.bp_a, *r.bp_b)
+    ok = (
+        _whole(r.matchup)
+        and (matchups is None or r.matchup < matchups)
+        and all(_whole(v) for v in ints)
+        and r.a_side in (0, 1)
+        and _whole(r.a_side)
+        and r.outcome in (WIN_A, WIN_B, DRAW)
+        and _whole(r.outcome, low=-1)
+        and isinstance(r.reason, str)
+        and r.replay is None
+    )
+    for line in (*r.models_a, *r.models_b):
+        counts = (line.damage_dealt, line.damage_taken, line.kos, line.ap_spent, line.abilities)
+        ok = ok and isinstance(line.key, str) and isinstance(line.survived, bool)
+        ok = ok and all(_whole(v) for v in counts)
+    if not ok:
+        raise ValueError(f"not a game record: {r!r:.200}")
 
 
 @dataclass
@@ -101,8 +137,10 @@ def _torn_header(raw: bytes) -> bool:
     return raw[:n] == HEADER_START[:n]
 
 
-def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
-    """The whole batches of an interrupted run in `path`; `DataError` if the file is another run's."""
+def read_results(path: Path, digest: str, flag: str = "--resume", matchups: int | None = None) -> Resumed:
+    """The whole batches of an interrupted run in `path`; `DataError` if the file is another run's.
+
+    `matchups`, when given, is how many the run plays: a record naming another is damaged."""
     from skirmish.data.loader import read_text
 
     name = str(path)
@@ -142,8 +180,8 @@ def read_results(path: Path, digest: str, flag: str = "--resume") -> Resumed:
             break
         if "record" in obj:
             try:
-                pending.append(record_from_json(obj["record"]))
-            except (TypeError, KeyError, ValueError):
+                pending.append(record_from_json(obj["record"], matchups))
+            except (TypeError, KeyError, ValueError, AttributeError):
                 break
         elif "batch" in obj:
             records.extend(pending)

@@ -24,7 +24,11 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotUnavailable("--plot: matplotlib is not installed (pip install 'skirmish[plot]')") from None
+        from skirmish import DISTRIBUTION
+
+        raise PlotUnavailable(
+            f"--plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')"
+        ) from None
     matplotlib.use("Agg")  # files only: never open a window, work without a display
     import matplotlib.pyplot as plt
 
