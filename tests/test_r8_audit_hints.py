@@ -61,12 +61,26 @@ def test_dask_hint_names_the_distribution(monkeypatch: pytest.MonkeyPatch) -> No
         pass
 
 
-def test_no_hint_in_the_command_names_the_other_project() -> None:
-    """No source of the command line, troupe testing or data layers says `pip install 'skirmish[...]'`."""
+def test_rl_hint_names_the_distribution(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import skirmish.rl
+
+    monkeypatch.delitem(sys.modules, "skirmish.rl.env", raising=False)
+    for name in ("pettingzoo", "gymnasium"):  # None in sys.modules: `import` fails as if absent
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(ImportError, match=re.escape(f"pip install '{DISTRIBUTION}[rl]'")):
+        skirmish.rl.__getattr__("env")
+
+
+def test_no_hint_anywhere_names_the_other_project() -> None:
+    """No source file, doc or the README says `pip install 'skirmish[...]'`."""
+    docs = ROOT.parent / "docs"
+    files = sorted(ROOT.rglob("*.py")) + sorted(docs.glob("*.md")) + [ROOT.parent / "README.md"]
     found = [
-        f"{path.relative_to(ROOT)}:{n}"
-        for sub in ("cli", "sim", "data")
-        for path in sorted((ROOT / sub).rglob("*.py"))
+        f"{path.name}:{n}"
+        for path in files
+        if path.exists()
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if re.search(r"pip install '?skirmish\[", line)
     ]

@@ -1,4 +1,5 @@
-"""A PettingZoo AEC environment over a Skirmish game (the `rl` extra: `pip install 'skirmish[rl]'`).
+"""A PettingZoo AEC environment over a Skirmish game (the `rl` extra:
+`pip install 'skirmish-four-kingdoms[rl]'`).
 
 One agent per seat (`player_0`, `player_1`, ...), in the game's own turn order: the agent to act
 is always the engine's active player (a pending counter-charge or reaction hands the turn to the
