@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -192,14 +193,13 @@ def digest_problems(rep: Replay) -> list[Problem]:
             return [Problem(rep.name, "digest", "is missing (a version 2 replay records its digest)")]
         return []
     now = digest_of(replay_object(rep))
-    recorded_parts = rep.digest.get("parts", {})
-    changed = [k for k in DIGEST_PARTS if recorded_parts.get(k) != now["parts"][k]]
-    extra = sorted(set(recorded_parts) - set(DIGEST_PARTS))
+    named = _edited_parts(rep.digest, now)
     problems = []
-    if changed or extra or rep.digest.get("inputs") != now["inputs"]:
-        what = ", ".join(changed + extra) or "the part list"
+    if named is not None:
+        what = ", ".join(named) or "the part list"
+        verb = "differ" if len(named) > 1 else "differs"
         problems.append(
-            Problem(rep.name, "digest.inputs", f"{what} differ from the recorded digest (edited or damaged)")
+            Problem(rep.name, "digest.inputs", f"{what} {verb} from the recorded digest (edited or damaged)")
         )
     if rep.digest.get("result") != now["result"]:
         problems.append(
@@ -210,6 +210,28 @@ def digest_problems(rep: Replay) -> list[Problem]:
             )
         )
     return problems
+
+
+def _edited_parts(recorded: dict[str, Any], now: dict[str, Any]) -> list[str] | None:
+    """The input parts whose digest differs from the recorded one (unknown recorded parts too; an
+    empty list when only `inputs` differs), or None when the inputs all match."""
+    recorded_parts = recorded.get("parts", {})
+    changed = [k for k in DIGEST_PARTS if recorded_parts.get(k) != now["parts"][k]]
+    extra = sorted(set(recorded_parts) - set(DIGEST_PARTS))
+    if changed or extra or recorded.get("inputs") != now["inputs"]:
+        return changed + extra
+    return None
+
+
+def _causes(rep: Replay, tampered: list[Problem], failed: list[Problem]) -> list[Problem]:
+    """The digest's `digest.inputs` line to put before a re-simulation failure, unless the failure
+    already names every edited part (an edited action failing as `actions[i]`)."""
+    cause = [p for p in tampered if p.field == "digest.inputs"]
+    if not cause or rep.digest is None:
+        return cause
+    named = _edited_parts(rep.digest, digest_of(replay_object(rep))) or []
+    roots = {re.split(r"[.\[]", p.field)[0] for p in failed}
+    return [] if named and set(named) <= roots else cause
 
 
 def dumps(game: Game) -> str:
@@ -321,18 +343,22 @@ def verify_problems(replay: Replay) -> list[Problem]:
     recorded result is the re-simulated one; else the problems, each naming its field.
 
     An illegal action is named by its index (`actions[i]`); a wrong or missing hash by `final_hash`;
-    a table whose deployment zones cannot hold the troupes by `scenario.deployment`. Those stop the
-    check first. A replay that re-simulates but was edited where the game does not look (an option
-    no step reads, a profile stat never rolled, the `result`) is caught by its digest (`digest.*`)
-    and the result comparison (`result`).
+    a table whose deployment zones cannot hold the troupes by `scenario.deployment`; each after the
+    digest's problems, which name the edited part that caused it. A replay that re-simulates but
+    was edited where the game does not look (an option no step reads, a profile stat never rolled,
+    the `result`) is caught by its digest (`digest.*`) and the result comparison (`result`).
     """
+    # The digest is asked first: where an edit makes re-simulation fail, the failure is a symptom
+    # (an action illegal on other dice) and the digest names the cause (`digest.inputs: seed ...`).
+    # (The recorded result's digest is left out there: a failure line already names `final_hash`.)
+    tampered = digest_problems(replay)
     try:
         game = replay.play(record_log=False, transactional=False)
     except DataError as exc:
-        return list(exc.problems)
+        return _causes(replay, tampered, list(exc.problems)) + list(exc.problems)
     except ValueError as exc:  # auto_deploy: the troupes do not fit their zones
-        return [Problem(replay.name, "scenario.deployment", str(exc))]
-    tampered = digest_problems(replay)
+        failed = [Problem(replay.name, "scenario.deployment", str(exc))]
+        return _causes(replay, tampered, failed) + failed
     reached = game.hash()
     ok = replay.final_hash is not None and reached == replay.final_hash
     if ok and replay.result and not _same(_plain(game.result()), replay.result):
@@ -358,7 +384,8 @@ def verify_problems(replay: Replay) -> list[Problem]:
             f"re-simulation reached {reached[:16]}…, not the recorded {replay.final_hash[:16]}… — "
             "the replay does not reproduce"
         )
-    return [Problem(replay.name, "final_hash", why)]
+    failed = [Problem(replay.name, "final_hash", why)]
+    return _causes(replay, tampered, failed) + failed
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -8,7 +8,7 @@ Replays store actions as JSON objects (`to_json` / `action_from_json`).
 from __future__ import annotations
 
 import ast
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, Field, asdict, dataclass, fields
 from typing import Any, ClassVar
 
 Point = tuple[float, float]
@@ -180,6 +180,10 @@ def _coerce(cls: type[Action], data: dict[str, Any]) -> Action:
     unknown = set(data) - names
     if unknown:
         raise ValueError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+    missing = [f.name for f in fields(cls) if f.name not in data and _required(f)]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        raise ValueError(f"{cls.__name__} needs the field{plural} {', '.join(missing)}")
     for f in fields(cls):
         if f.name not in data:
             continue
@@ -197,6 +201,11 @@ def _coerce(cls: type[Action], data: dict[str, Any]) -> Action:
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"{cls.__name__}: {exc}") from None
+
+
+def _required(f: Field[Any]) -> bool:
+    """A field an action cannot be built without: one with neither a default nor a factory."""
+    return f.default is MISSING and f.default_factory is MISSING
 
 
 MAX_COORDINATE = 1e6
