@@ -1,19 +1,13 @@
-"""Round 8, the engine's own work: sight questions asked without building their pairs (R-B3) and
-the pair store synchronised from the placed models (R-B3, R-P5).
+"""Round 8, the engine's own work: sight questions asked without building their pairs (R-B3).
 
 - `sees_any_of(askers, targets)` is `sees_any` of the flattened pairs, and `sees_each_of` is
   `sees_each` of them cut per asker: the same answers, and the same pair store afterwards (the
   same pairs solved), on the shooting step's own shooters and open targets and on random groups
   of models, after every action of bot games on three scenarios (open_battle has Seismic Sense).
-- `PairSight.sync_placed` leaves the store as `sync` does: a game whose store is always
-  synchronised by the full comparison (the reference) is fed the same actions, asked the same
-  questions, and its store's positions, presence, known, seen and fanned pairs equal the game's
-  after every action.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from typing import Any
 
@@ -24,7 +18,6 @@ from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.core.state import ModelState
 from skirmish.engine.effects.shots import cheapest_shot, firing, open_targets
 from skirmish.engine.game import Game
-from skirmish.engine.sight_pairs import PairSight
 
 SCENARIOS = ["open_battle", "four_kingdoms_melee", "escort_the_avatar"]
 
@@ -90,49 +83,3 @@ def test_r_b3_sees_any_of_and_sees_each_of_are_those_of_the_pairs(scenario: str)
             assert bot is not None
             game.apply(bot.choose(game))
             steps += 1
-
-
-def _reference_pair_sight(game: Game) -> PairSight:
-    """`_pair_sight` as it was before `sync_placed`: every sync compares every position."""
-    store = game._sight_store
-    if store is not None and game._sight_store_version == game._version:
-        return store
-    models = game.state.models
-    if store is None or store.table is not game.table or store.n != len(models):
-        store = game._sight_store = PairSight(game.table, len(models), game.options.models_block_sight)
-    store.sync(game.state.xy, [m.on_table for m in models])
-    game._sight_store_version = game._version
-    return store
-
-
-@pytest.mark.parametrize("every", [1, 3])
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_r_b3_sync_placed_leaves_the_store_as_sync(scenario: str, every: int) -> None:
-    for seed, policy in ((5, "heuristic"), (6, "random")):
-        game, bots = _game(scenario, seed, policy)
-        ref, ref_bots = _game(scenario, seed, policy)
-        ref._pair_sight = functools.partial(_reference_pair_sight, ref)  # type: ignore[method-assign]
-        steps = 0
-        synced = 0
-        while not game.over and steps < 100:
-            if steps % every == 0:
-                # The same questions of both (a row of sight, then the whole table now and then).
-                i = steps % len(game.state.models)
-                for g in (game, ref):
-                    m = g.state.models[i]
-                    for t in g.state.models:
-                        g.sees(m, t)
-                    if steps % 7 == 0:
-                        g.sight()
-                assert _store(game) == _store(ref)
-                synced += 1
-            bot = bots[game.state.active_player]
-            assert bot is not None
-            action = bot.choose(game)
-            # The reference's own bot asks its game the same questions and chooses alike.
-            assert ref_bots[ref.state.active_player].choose(ref) == action
-            game.apply(action)
-            ref.apply(action)
-            assert game.hash() == ref.hash()
-            steps += 1
-        assert synced > 20

@@ -546,15 +546,7 @@ class TableQueries:
         models = self.state.models
         if store is None or store.table is not self.table or store.n != len(models):
             store = self._sight_store = PairSight(self.table, len(models), self.options.models_block_sight)
-            store.sync(self.state.xy, [m.on_table for m in models])
-        else:
-            # Synchronised at `_sight_store_version`: when every change since came through `placed`,
-            # only the placed models can have moved (and no presence changed).
-            placed = self._placed_since(self._sight_store_version)
-            if placed is not None:
-                store.sync_placed(self.state.xy, placed)
-            else:
-                store.sync(self.state.xy, [m.on_table for m in models])
+        store.sync(self.state.xy, [m.on_table for m in models])
         self._sight_store_version = self._version
         return store
 

@@ -21,7 +21,6 @@ the rest, and one exact call for a batch costs less than one per pair.)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import numpy as np
 
@@ -129,26 +128,8 @@ class PairSight:
         n = self.n
         pts = xy.tolist()
         changed = [k for k in range(n) if pts[k] != self.pts[k] or on[k] != self.on[k]]
-        if changed:
-            self._forget(xy, pts, on, changed)
-
-    def sync_placed(self, xy: np.ndarray, placed: list[int]) -> None:
-        """`sync(xy, on)` when since the last sync only the models `placed` can have moved and no
-        model left or came back (`TableQueries.placed`): only their positions are compared (the
-        others' and every presence are as they were), and what changed is forgotten the same way."""
-        old = self.pts
-        changed = [k for k in placed if xy[k].tolist() != old[k]]
-        if changed:
-            pts: list[Any] = list(old)  # every entry a position: this store has been synchronised
-            for k in changed:
-                pts[k] = xy[k].tolist()
-            self._forget(xy, pts, self.on, changed)
-
-    def _forget(self, xy: np.ndarray, pts: list[Any], on: list[bool], changed: list[int]) -> None:
-        """`sync`'s work once it knows the models that `changed` (ascending): the new positions
-        `pts` (`xy` as lists) and presence `on` kept, their pairs forgotten, the removed models'
-        pairs marked unseen, and the box test run on the new pairs."""
-        n = self.n
+        if not changed:
+            return
         if self.block:
             changed = list(range(n))  # any base may stand in any line
         self.pts, self.on = pts, list(on)
