@@ -494,35 +494,6 @@ class TableQueries:
         sense = senses.sense_ranges(cast("Ctx", self))  # `_senses` is False where this is 0
         return [seen[a.index][b.index] or (sense[a.index] > 0 and self._senses(a, b)) for a, b in pairs]
 
-    def sees_each_of(
-        self, askers: Sequence[ModelState], targets: Sequence[Sequence[ModelState]]
-    ) -> list[list[bool]]:
-        """`sees_each` of every asker's targets, as one list per asker (R-B3), without making the
-        pairs: the shooting step lists every shooter's open targets (in four_kingdoms_melee some
-        sixty pairs a decision). The same steps: every pair not yet known asked in one batch
-        (`solve` sorts them), then each answer the store's or Seismic Sense's."""
-        if self._sight_version == self._version and self._sight is not None:
-            vis = self._sight
-            return [[bool(vis[a.index, t.index]) for t in ts] for a, ts in zip(askers, targets, strict=True)]
-        store = self._pair_sight()
-        known = store.known
-        todo: list[tuple[int, int]] = []
-        for a, ts in zip(askers, targets, strict=True):
-            i = a.index
-            krow = known[i]
-            todo += [(i, t.index) if i < t.index else (t.index, i) for t in ts if not krow[t.index]]
-        store.solve(todo, self.state.radii)
-        seen = store.vis
-        sense = senses.sense_ranges(cast("Ctx", self))  # `_senses` is False where this is 0
-        out = []
-        for a, ts in zip(askers, targets, strict=True):
-            row = seen[a.index]
-            if sense[a.index] > 0:
-                out.append([row[t.index] or self._senses(a, t) for t in ts])
-            else:
-                out.append([row[t.index] for t in ts])
-        return out
-
     def _senses(self, a: ModelState, b: ModelState) -> bool:
         """Seismic Sense: `a` sees `b` within its range, whatever stands between (R-M5)."""
         sense = senses.sense_range(cast("Ctx", self), a)

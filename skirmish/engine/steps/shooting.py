@@ -47,7 +47,7 @@ def candidates(game: Ctx, player: int) -> list[Action]:
     """Every Shoot the player may declare (R-C1, R-C6, R-P4): by shooter, weapon, then target.
 
     Who may be targeted does not depend on the weapon, so each shooter's targets are found once;
-    sight for every (shooter, open target) pair is asked in one batch (`sees_each_of`); a shot is
+    sight for every (shooter, open target) pair is asked in one batch (`sees_each`); a shot is
     listed when its attack score before the die is above 0 (no Impossible Shot), which needs no
     scores for a weapon whose lowest possible score is above 0 (`attack_floor`: in
     four_kingdoms_melee a random game lists some 60 shots at each of its 110 shooting decisions)."""
@@ -61,10 +61,9 @@ def candidates(game: Ctx, player: int) -> list[Action]:
             shooters.append(m)
             weapons.append(specs)
     targets = open_targets(game, shooters)
-    for m, specs, ts, seen in zip(
-        shooters, weapons, targets, game.sees_each_of(shooters, targets), strict=True
-    ):
-        visible = [t for t, sees in zip(ts, seen, strict=True) if sees]
+    seen = iter(game.sees_each([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts]))
+    for m, specs, ts in zip(shooters, weapons, targets, strict=True):
+        visible = [t for t in ts if next(seen)]
         for spec in specs:
             pool = [t for t in visible if not premeasure or game.distance(m, t) <= spec.range]
             if attack_floor(game, m, spec) > 0:
