@@ -447,6 +447,36 @@ class TableQueries:
             return True
         return store.solve_any(todo, self.state.radii)
 
+    def sees_any_of(self, askers: Sequence[ModelState], targets: Sequence[Sequence[ModelState]]) -> bool:
+        """`sees_any([(a, t) for a, ts in zip(askers, targets) for t in ts])` (R-B3) without making
+        the pairs: the shooting step's "may anyone fire" asks it after every action, and with many
+        models (four_kingdoms_melee) building the list of every shooter and open target cost more
+        than the question, which most often stops at the first pair already known to see. The
+        same steps in the same order: the pairs known (stopping at the first seen), then Seismic
+        Sense pair by pair, then the unknown pairs in one batch (`solve_any` sorts them)."""
+        if self._sight_version == self._version and self._sight is not None:
+            vis = self._sight
+            return any(vis[a.index, t.index] for a, ts in zip(askers, targets, strict=True) for t in ts)
+        if not any(targets):
+            return False  # `sees_any` of no pairs, before it looks at the store
+        store = self._pair_sight()
+        known, seen = store.known, store.vis
+        todo: list[tuple[int, int]] = []
+        for a, ts in zip(askers, targets, strict=True):
+            i = a.index
+            krow, srow = known[i], seen[i]
+            for t in ts:
+                j = t.index
+                if not krow[j]:
+                    todo.append((i, j) if i < j else (j, i))
+                elif srow[j]:
+                    return True
+        sense = senses.sense_ranges(cast("Ctx", self))
+        for a, ts in zip(askers, targets, strict=True):
+            if sense[a.index] > 0 and any(self._senses(a, t) for t in ts):
+                return True
+        return store.solve_any(todo, self.state.radii)
+
     def sees_each(self, pairs: Sequence[tuple[ModelState, ModelState]]) -> list[bool]:
         """`[sees(a, b) for a, b in pairs]` (R-B3), with every pair not yet known asked of the sight
         kernel in one batch: a step that will ask all of them (the shooting candidates) pays for

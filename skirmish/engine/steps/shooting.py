@@ -40,7 +40,7 @@ def has_options(game: Ctx, player: int) -> bool:
         return False
     # `targetable`, with sight asked for every pair in one batch (R-C1, R-C6).
     targets = open_targets(game, shooters)
-    return game.sees_any([(m, t) for m, ts in zip(shooters, targets, strict=True) for t in ts])
+    return game.sees_any_of(shooters, targets)
 
 
 def candidates(game: Ctx, player: int) -> list[Action]:
