@@ -28,25 +28,3 @@ def test_r_x3_hint_targets_are_the_scenario_hints_targets(seed: int) -> None:
         assert bot is not None
         game.apply(bot.choose(game))
     assert checked > 50
-
-
-@pytest.mark.parametrize("seed", [3, 4])
-def test_r_x3_the_zone_of_every_model_at_once_is_each_models(seed: int) -> None:
-    sc = find_scenario("the_pursuit")
-    game = Game(sc, [find_troupe(side.troupe) for side in sc.sides], seed=seed, record_log=False)
-    bots = seat_bots(game, [side.bot or "heuristic" for side in sc.sides])
-    rules = game.rules
-    hero = next(b for b in bots if isinstance(b, PursuitHeroBot))
-    checked = 0
-    while not game.over:
-        for z in sc.scoring.zones:
-            assert rules.in_zone_all(z.name) == [rules.in_zone(x, z.name) for x in game.state.models]
-        o = rules.current_objective()
-        for x in game.state.models:
-            want = o is not None and o.kind != "defeat" and rules.in_zone(x, o.target)
-            assert hero._in_zone(game, x) == want
-            checked += want
-        bot = bots[game.state.active_player]
-        assert bot is not None
-        game.apply(bot.choose(game))
-    assert checked > 0

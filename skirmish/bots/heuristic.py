@@ -72,6 +72,7 @@ class HeuristicBot:
         self._ranges: dict[str, tuple[list[queries.ShotSpec], int, float]] = {}
         self._mask: tuple[Game, bytes, list[bool]] | None = None
         self._now: tuple[Game, dict[tuple[object, ...], object]] | None = None
+        self._effects: tuple[ref[Game], list[ModelState], dict[int, frozenset[str]]] | None = None
         self._duel = DuelBot(seed, player)
         self._judge = DistanceJudge(seed, player, self.skill)
 
@@ -205,27 +206,47 @@ class HeuristicBot:
         odds = queries.matchup(game, me, foe, charging=charging).odds
         return (odds.defender_wounded + odds.defender_ko) - (odds.attacker_wounded + odds.attacker_ko)
 
-    @staticmethod
-    def _usable_abilities(game: Game, effects: frozenset[str]) -> list[UseAbility]:
+    def _usable_abilities(self, game: Game, effects: frozenset[str]) -> list[UseAbility]:
         """The active player's usable abilities with one of `effects`, in the engine's order: the
-        bot passes over every other ability here, so their actions are not generated."""
-        return queries.ability_actions_of(game, game.state.active_player, effects)
+        bot passes over every other ability here, so their actions are not generated. A player none
+        of whose models has such an ability at all (most shooting and charges decisions) gets the
+        empty list the engine would give without asking it (`_effects_of`)."""
+        player = game.state.active_player
+        if effects.isdisjoint(self._effects_of(game, player)):
+            return []
+        return queries.ability_actions_of(game, player, effects)
+
+    def _effects_of(self, game: Game, player: int) -> frozenset[str]:
+        """The effects of every ability of any of the player's models, active or not: a model's
+        abilities are its profile's, read from its player's armoury, and neither changes during a
+        game, so the set is kept per game (a weak reference) and model list (held, so a restored
+        game's new list is met afresh)."""
+        kept = self._effects
+        models = game.state.models
+        if kept is None or kept[0]() is not game or kept[1] is not models:
+            kept = self._effects = (ref(game), models, {})
+        found = kept[2].get(player)
+        if found is None:
+            found = kept[2][player] = frozenset(
+                a.effect for m in game.player_models(player) for a in queries.abilities_of(m, game.armoury(m))
+            )
+        return found
 
     # ------------------------------------------------------------- Move Phase
     def _movement(self, game: Game) -> Action | None:
-        # The player's usable abilities are asked at most once, and only when a model that can move
-        # wants one (most models have no useful move ability, and the list costs an engine query).
-        usable: list[UseAbility] | None = None
+        # The player's usable abilities are asked only when a model that can move wants one (most
+        # models have no useful move ability, and the list costs an engine query), and only those
+        # with the useful abilities' effects (`_move_abilities`), at most once per set of effects.
+        usable: dict[frozenset[str], list[UseAbility]] = {}
         for m in self._mine(game):
             if not queries.can_move(game, m):
                 continue
             has_any = bool(queries.abilities_of(m, game.armoury(m)))
             useful = self._useful_move_abilities(game, m) if has_any else set()
-            if useful and usable is None:
-                usable = queries.ability_actions(game, game.state.active_player)
-            use = self._move_ability(m, usable or [], useful)
-            if use is not None:
-                return use
+            if useful:
+                use = self._move_ability(m, self._move_abilities(game, m, useful, usable), useful)
+                if use is not None:
+                    return use
             choice = self._pick_move(game, m)
             if choice is not None:
                 return choice
@@ -238,6 +259,21 @@ class HeuristicBot:
     @staticmethod
     def _stay_key(game: Game, m: ModelState) -> tuple[int, str, bytes]:
         return (game.state.turn, m.id, game.state.xy.tobytes())
+
+    @staticmethod
+    def _move_abilities(
+        game: Game, m: ModelState, useful: set[str], asked: dict[frozenset[str], list[UseAbility]]
+    ) -> list[UseAbility]:
+        """The player's usable abilities whose effect is one of `m`'s `useful` abilities' effects, in
+        the engine's order (`ability_actions_of`, kept in `asked` for the decision by those effects).
+        `_move_ability` wants the first entry that is `m`'s and useful: every such entry has one of
+        those effects, so it is the first of this list too, and the other abilities' actions (an
+        Earth Wall's points, a geometry check each) are never generated."""
+        effects = frozenset(a.effect for a in queries.abilities_of(m, game.armoury(m)) if a.name in useful)
+        found = asked.get(effects)
+        if found is None:
+            found = asked[effects] = queries.ability_actions_of(game, game.state.active_player, effects)
+        return found
 
     @staticmethod
     def _move_ability(m: ModelState, usable: list[UseAbility], useful: set[str]) -> Action | None:
@@ -415,9 +451,6 @@ class HeuristicBot:
     ) -> np.ndarray:
         """Cheap value of standing at each point: cover, the right distance to the enemy, zones."""
         s = game.state
-        rank, _ = game.table.cover_of(ends)
-        if m.profile.flying:
-            rank = np.zeros(len(ends), dtype=np.intp)
         foes = self._foes(game, m)
         rows = [f.index for f in foes]
         fxy, fr = s.xy[rows], s.radii[rows]  # the same numbers as stacking them row by row
@@ -430,15 +463,26 @@ class HeuristicBot:
         if self._is_shooter(game, m):
             want = max(2.0, self._best_range(game, m) - 2.0)
             # The cover bonus by rank read from a table (the same constants `np.where` picked).
-            value = -np.abs(nearest - want) * 0.4 + _SHOOTER_COVER[rank]
+            value = -np.abs(nearest - want) * 0.4 + self._cover_bonus(game, m, ends, _SHOOTER_COVER)
             value -= nearest < 3.0  # not needlessly inside easy charge reach (1.0 where True)
         else:
             reach = m.profile.charge
-            value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + _FIGHTER_COVER[rank]
+            value = -np.maximum(nearest - (reach - 1.0), 0.0) * 0.6 + self._cover_bonus(
+                game, m, ends, _FIGHTER_COVER
+            )
         for z in zones:
             dz = np.hypot(ends[:, 0] - z[0], ends[:, 1] - z[1])
             value += np.where(dz < 3.0, 2.0, 0.0) - dz * 0.02
         return value
+
+    @staticmethod
+    def _cover_bonus(game: Game, m: ModelState, ends: np.ndarray, bonus: np.ndarray) -> np.ndarray:
+        """`bonus[rank]` of each end's cover rank (`cover_of`'s ranks, read as plain numbers from the
+        table's per-point facts, `facts_of`, without `cover_of`'s two arrays); a flyer's ends are
+        all open ground (rank 0)."""
+        if m.profile.flying:
+            return np.full(len(ends), bonus[0])
+        return bonus[[f[0] for f in game.table.facts_of(ends)]]
 
     def _take_cover(self, game: Game) -> Action | None:
         # A model Takes Cover when it is threatened, no enemy is within its charge, and it has a free

@@ -202,17 +202,10 @@ class PursuitHeroBot(HeuristicBot):
         return None if g is None else np.asarray(g, dtype=float)
 
     def _in_zone(self, game: Game, m: ModelState) -> bool:
-        inside = self._once(game, ("in_zone",), lambda: self._in_zone_now(game))
-        return inside is not None and inside[m.index]
-
-    def _in_zone_now(self, game: Game) -> list[bool] | None:
-        """Per model, whether it stands in the current objective's zone (the rules' `in_zone` of
-        every model at once: the same point test on the same floats); None when the objective has
-        no zone. Once per decision: the shots and charges ask it of every shooter and target."""
         o = self._rules(game).current_objective()
         if o is None or o.kind == "defeat":
-            return None
-        return self._rules(game).in_zone_all(o.target)
+            return False
+        return self._rules(game).in_zone(m, o.target)  # the rules keep the zone's polygon
 
     # ------------------------------------------------------------- the clock
     def _near_the_end(self, game: Game) -> bool:

@@ -4,7 +4,6 @@ scoring step once every model has moved.
 
 from __future__ import annotations
 
-import numpy as np
 import shapely
 
 from skirmish.engine.core.state import ModelState
@@ -55,13 +54,6 @@ class PursuitObjectives(PursuitClock):
                 self._inside.clear()
             inside = self._inside[key] = bool(shapely.contains_xy(self._zone_polygon(zone), x, y))
         return inside
-
-    def in_zone_all(self, zone: str) -> list[bool]:
-        """`in_zone(m, zone)` of every model, in model order, in one vectorised point test."""
-        xy = self.game.state.xy
-        return np.asarray(
-            shapely.contains_xy(self._zone_polygon(zone), xy[:, 0], xy[:, 1]), dtype=bool
-        ).tolist()
 
     def _score_objectives(self) -> None:
         g, st = self.game, self.st
