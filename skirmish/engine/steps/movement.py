@@ -111,7 +111,7 @@ def do_move(game: Ctx, action: Move) -> None:
     refuse(move_refusal(game, m))
     path = np.asarray(action.path, dtype=float)
     budget = move_budget(game, m)
-    validate_path(game, m, path, budget, "R-M2")
+    validate_path(game, m, path, budget, "R-M2", kept=False)  # a Move's check is asked once
     place(game, m, path)
     m.moved = True
     if game.logging:
