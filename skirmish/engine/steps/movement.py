@@ -11,7 +11,7 @@ from skirmish.battlefield.measure import path_length
 from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, move_toward, move_toward_record
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
-from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.kernel import near_flat
 from skirmish.battlefield.paths.plan import _TowardRecord
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
@@ -425,7 +425,7 @@ def _relisted(
                 if (
                     j in got.included
                     or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
-                    or near_segment(px, py, lim2, got.probes)
+                    or near_flat(px, py, lim2, got.probes)
                 ):
                     return None
     rec.xy = now
