@@ -128,20 +128,124 @@ def _legal_short(mover: Mover, path: np.ndarray, max_length: float, contact_targ
     """True only when `_check_path_reference` would answer None: the same tests with the same
     floats (the segment test is `_seg_clear`, the kernel's stop-at-the-first-
     hit form of `_seg_hits`; the end gaps are numpy's `sqrt(dx*dx + dy*dy) - r_k - r` element by
-    element). False when the path is not short or anything fails: the reference then decides."""
+    element). False when the path is not short or anything fails: the reference then decides.
+    A straight path is judged without an obstacle set (`_straight_clear`)."""
+    screened = _screened(mover, path, max_length, contact_target)
+    if screened is None:
+        return False
+    p, pts, r = screened
+    if len(pts) == 2:
+        return _straight_clear(mover, pts, r, contact_target)
+    return _clear_with_set(mover, p, pts, r, contact_target)
+
+
+def _screened(
+    mover: Mover, path: np.ndarray, max_length: float, contact_target: int | None
+) -> tuple[np.ndarray, list[list[float]], float] | None:
+    """`_legal_short`'s first tests (shape, finite points, length, the table's edge, a flyer's
+    landing, the target's index): None when one fails, else the path as an array and as plain
+    floats, and the mover's radius."""
     p = np.asarray(path, dtype=float)
     if p.ndim != 2 or p.shape[1] != 2 or not 2 <= len(p) <= SHORT_PATH:
-        return False
+        return None
     pts: list[list[float]] = p.tolist()
     if not _finite(pts) or path_length_py(pts) > max_length + LENGTH_TOL:
-        return False
+        return None
     table = mover.table
     r = mover.radius
     if _leaves(table, pts, r) or (mover.flying and not landing(table, p[-1:], r)[0]):
+        return None
+    if contact_target is not None and not 0 <= contact_target < len(mover.xy):
+        return None
+    return p, pts, r
+
+
+def _straight_clear(mover: Mover, pts: list[list[float]], r: float, contact_target: int | None) -> bool:
+    """The rest of `_legal_short` for a straight (two-point) path, without an obstacle set.
+
+    `_legal_short` asks `mover.obstacles(start, target=...)` for the bases' rows and then
+    `_seg_clear`; the applied move's set was seldom asked before (the listing judges its straight
+    lines with the compiled batch, which builds no set) and is never asked again (the mover leaves
+    its start), so building, patching and keeping it cost more than the test. Here each base's
+    row is worked out with `_obstacles`' formulas in its loop (clearance r_k + r, an enemy not
+    touching the start and not the target grown by CONTACT + 1e-7, the limit clearance -
+    OVERLAP_TOL, squared, the box half-width limit + BOX_SLACK; the mover and the out-of-play
+    skipped) and tested at once with `_seg_clear`'s formulas, then the pieces as `_seg_clear`
+    tests them (none for a flyer or a bare table, as `_assemble` gives) and the end gaps: the same
+    floats, so the same answer (a test holds it to the obstacle-set form)."""
+    (sx, sy), (ex, ey) = pts
+    table = mover.table
+    rl: list[float] = mover.radii.tolist()
+    xy: list[list[float]] = mover.xy.tolist()
+    n = len(xy)
+    foe = None if mover.enemy is None else np.asarray(mover.enemy, dtype=bool).tolist()
+    out = [False] * n if mover.ignore is None else np.asarray(mover.ignore, dtype=bool).tolist()
+    me = mover.index
+    sqrt = math.sqrt
+    grow_by = CONTACT + 1e-7
+    abx = ex - sx
+    aby = ey - sy
+    inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+    lox, hix = (sx, ex) if sx <= ex else (ex, sx)
+    loy, hiy = (sy, ey) if sy <= ey else (ey, sy)
+    for k in range(n):
+        if k == me or out[k]:
+            continue
+        cx, cy = xy[k]
+        c = rl[k] + r
+        if foe is not None and foe[k] and k != contact_target:
+            dx = cx - sx
+            dy = cy - sy
+            if not sqrt(dx * dx + dy * dy) <= c + CONTACT + 1e-9:  # not touching at the start
+                c = c + grow_by
+        lim = c - OVERLAP_TOL
+        w = lim + BOX_SLACK
+        if cx + w < lox or cx - w > hix or cy + w < loy or cy - w > hiy:
+            continue
+        apx = cx - sx
+        apy = cy - sy
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim * lim:
+            return False
+    if not mover.flying and len(table.impassable_index):
+        tlim = r - OVERLAP_TOL
+        if not _seg_clear(sx, sy, ex, ey, (), table.imp_kernel.py, tlim + BOX_SLACK, tlim * tlim, False):
+            return False
+    for k in range(n):
+        x, y = xy[k]
+        if k == contact_target:
+            dx = x - ex
+            dy = y - ey
+            if sqrt(dx * dx + dy * dy) - rl[k] - r > CONTACT:
+                return False
+        elif foe is not None and foe[k] and k != me and not out[k]:
+            dx = x - ex
+            dy = y - ey
+            if sqrt(dx * dx + dy * dy) - rl[k] - r <= CONTACT:
+                return False
+    return True
+
+
+def _legal_short_with_set(
+    mover: Mover, path: np.ndarray, max_length: float, contact_target: int | None
+) -> bool:
+    """`_legal_short` as it was before `_straight_clear`: every path through the obstacle set
+    (`mover.obstacles`), the reference a test holds the straight form to."""
+    screened = _screened(mover, path, max_length, contact_target)
+    if screened is None:
         return False
+    p, pts, r = screened
+    return _clear_with_set(mover, p, pts, r, contact_target)
+
+
+def _clear_with_set(
+    mover: Mover, p: np.ndarray, pts: list[list[float]], r: float, contact_target: int | None
+) -> bool:
+    """`_legal_short`'s segment and end tests on the obstacle set (any path of two or more points)."""
     n = len(mover.xy)
-    if contact_target is not None and not 0 <= contact_target < n:
-        return False
     obs = mover.obstacles(p[0], target=contact_target)
     bases: Sequence[tuple[float, ...]] = obs.bases_py()
     pieces: Sequence[_Piece] = obs.kern.py

@@ -470,3 +470,22 @@ def near_segment(
         if dx * dx + dy * dy < lim2:
             return True
     return False
+
+
+def near_flat(cx: float, cy: float, lim2: float, flat: Sequence[float]) -> bool:
+    """`near_segment` over probes kept flat (x0, y0, x1, y1, x0, ...: the search records' form):
+    the same formula in the same order, so the same answer (a test holds the two equal)."""
+    it = iter(flat)
+    for x0, y0, x1, y1 in zip(it, it, it, it, strict=True):
+        abx = x1 - x0
+        aby = y1 - y0
+        inv = 1.0 / max(abx * abx + aby * aby, 1e-300)
+        apx = cx - x0
+        apy = cy - y0
+        t = (apx * abx + apy * aby) * inv
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        dx = apx - t * abx
+        dy = apy - t * aby
+        if dx * dx + dy * dy < lim2:
+            return True
+    return False

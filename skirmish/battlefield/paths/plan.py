@@ -18,7 +18,7 @@ from skirmish.battlefield.measure import path_length, truncate_path
 from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import jit
 from skirmish.battlefield.paths.check import _lands, _legal_points, check_straight_moves
-from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.kernel import near_flat
 from skirmish.battlefield.paths.obstacles import Mover, _Obstacles
 from skirmish.battlefield.paths.search import RING, _search, _search_record, _SearchRecord, ring_unit
 from skirmish.battlefield.table import Table
@@ -141,7 +141,7 @@ class _TowardRecord:
     xy: np.ndarray  # every centre where it holds (renewed in place by `_still_true`)
     reach: float  # the goal and ring tests probed points within this of the goal
     included: tuple[int, ...]  # models the search went around (a tuple: untracked by the collector)
-    probes: tuple[tuple[float, float, float, float], ...]  # the search's segments and points
+    probes: tuple[float, ...]  # the search's segments and points, flat (`search._SearchRecord`)
     path: np.ndarray | None
 
 
@@ -164,7 +164,7 @@ def _still_true(rec: _TowardRecord, xy: np.ndarray, radii: np.ndarray, index: in
             return False
         c = rl[j] + r + MARGIN
         for px, py in (old[j], new[j]):
-            if math.hypot(px - gx, py - gy) <= rec.reach + c or near_segment(px, py, c * c, rec.probes):
+            if math.hypot(px - gx, py - gy) <= rec.reach + c or near_flat(px, py, c * c, rec.probes):
                 return False
     rec.xy = xy.copy()
     return True
@@ -193,7 +193,7 @@ def _record(
 ) -> _TowardRecord:
     """The `_TowardRecord` of one fresh call: the probes and included bases of the search's own
     record (the one that answered it, reused or made: `search._search_record`)."""
-    probes: tuple[tuple[float, float, float, float], ...] = ()
+    probes: tuple[float, ...] = ()
     included: tuple[int, ...] = ()
     if searched is not None:
         probes = searched.probes

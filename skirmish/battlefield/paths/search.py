@@ -25,7 +25,7 @@ from skirmish.battlefield.paths.kernel import (
     _seg_clear,
     _seg_hits,
     _violations,
-    near_segment,
+    near_flat,
 )
 from skirmish.battlefield.paths.obstacles import BOX_SLACK, Mover, _Obstacles
 from skirmish.battlefield.paths.tangents import _arc, _bitangents, _discs, _point_tangents, _point_tangents_py
@@ -373,7 +373,7 @@ class _SearchRecord:
     clearance: np.ndarray
     lim2: np.ndarray
     included: tuple[int, ...]  # ascending
-    probes: tuple[tuple[float, float, float, float], ...]
+    probes: tuple[float, ...]  # flat: x0, y0, x1, y1 of each probe in turn (one untracked tuple)
     path: np.ndarray | None
 
 
@@ -410,23 +410,23 @@ def _search_record(
         for j in changed.tolist():
             if (
                 j in rec.included
-                or near_segment(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
-                or near_segment(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
+                or near_flat(float(rec.cx[j]), float(rec.cy[j]), float(rec.lim2[j]), rec.probes)
+                or near_flat(float(obs.cx[j]), float(obs.cy[j]), float(obs.lim2[j]), rec.probes)
             ):
                 ok = False
                 break
         if ok:
             return (None if rec.path is None else rec.path.copy()), rec
-    probes: list[tuple[float, float, float, float]] = []
+    flat: list[float] = []
     included: set[int] = set()
-    path = _search_now(table, obs, start, centre, goal_r, probes, included)
+    path = _search_now_flat(table, obs, start, centre, goal_r, flat, included)
     made = _SearchRecord(
         obs.cx,
         obs.cy,
         obs.clearance,
         obs.lim2,
         tuple(sorted(included)),
-        tuple(probes),
+        tuple(flat),
         None if path is None else path.copy(),
     )
     remember(memo, key, made, SEARCH_MEMO)
@@ -455,6 +455,34 @@ def _search_now(
             functools.partial(jit.search_now, *question, ring_unit(), probes, included, reference), reference
         )
     return _search_py(table, obs, start, centre, goal_r, probes, included)
+
+
+def _search_now_flat(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    flat: list[float],
+    included: set[int],
+) -> np.ndarray | None:
+    """`_search_now` with its probes appended flat (x0, y0, x1, y1, x0, ...), the form the
+    records keep: the same floats in the same order (a test), without a tuple per probe, which a
+    game made some 3,000 of (each tracked by the collector until its first collection)."""
+    question = (table, obs, start, centre, goal_r)
+
+    def reference() -> np.ndarray | None:
+        probes: list[tuple[float, float, float, float]] = []
+        path = _search_py(*question, probes, included)
+        flat.extend(v for probe in probes for v in probe)
+        return path
+
+    if jit.enabled():
+        return jit.run(
+            functools.partial(jit.search_now_flat, *question, ring_unit(), flat, included, reference),
+            reference,
+        )
+    return reference()
 
 
 @functools.cache

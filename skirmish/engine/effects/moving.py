@@ -67,9 +67,22 @@ def airborne(m: ModelState) -> bool:
 
 
 def validate_path(
-    game: Ctx, m: ModelState, path: np.ndarray, budget: float, rule: str, contact_target: int | None = None
+    game: Ctx,
+    m: ModelState,
+    path: np.ndarray,
+    budget: float,
+    rule: str,
+    contact_target: int | None = None,
+    *,
+    kept: bool = True,
 ) -> None:
-    """Raise `IllegalAction` unless the whole path is legal (design principle 10)."""
+    """Raise `IllegalAction` unless the whole path is legal (design principle 10).
+
+    `kept=False` asks `check_path` itself instead of the game's memo of checks (`path_problem`):
+    the same answer (the check is a function of what the memo's key holds), for a path nobody
+    checked on this position before and nobody will (a Move: its listing judges straight lines
+    with the compiled batch and never asks the memo, and the position changes as it is applied),
+    where the key's bytes and the kept entry are all the memo would add."""
     s = game.state
     if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
         raise IllegalAction(rule, "a path is two or more finite points")
@@ -77,7 +90,14 @@ def validate_path(
     # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
     if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
         raise IllegalAction(rule, f"the path must start at {m.name}'s position")
-    problem = path_problem(game, mover_of(game, m), path, budget, contact_target)
+    mover = mover_of(game, m)
+    problem = (
+        path_problem(game, mover, path, budget, contact_target)
+        if kept
+        else check_path(
+            mover, np.asarray(path, dtype=float), max_length=budget, contact_target=contact_target
+        )
+    )
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
 

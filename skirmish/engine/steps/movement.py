@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from skirmish.battlefield.measure import path_length
+from skirmish.battlefield.measure import path_length, path_length_py
 from skirmish.battlefield.memo import remember
 from skirmish.battlefield.paths import Mover, move_toward, move_toward_record
 from skirmish.battlefield.paths.check import STRAIGHT_SMALL
-from skirmish.battlefield.paths.kernel import near_segment
+from skirmish.battlefield.paths.kernel import near_flat
 from skirmish.battlefield.paths.plan import _TowardRecord
 from skirmish.battlefield.reach import straight_moves
 from skirmish.engine.core.actions import Action, Move, TakeCover
@@ -111,7 +111,7 @@ def do_move(game: Ctx, action: Move) -> None:
     refuse(move_refusal(game, m))
     path = np.asarray(action.path, dtype=float)
     budget = move_budget(game, m)
-    validate_path(game, m, path, budget, "R-M2")
+    validate_path(game, m, path, budget, "R-M2", kept=False)  # a Move's check is asked once
     place(game, m, path)
     m.moved = True
     if game.logging:
@@ -198,10 +198,26 @@ def _listed_path(
         return None
     pts = path if isinstance(path, list) else path.tolist()
     end = end_key(pts[-1])
-    if end in seen or (segment_length(pts) if len(pts) == 2 else path_length(np.asarray(pts))) < MIN_LISTED:
+    if end in seen or _listed_length(pts) < MIN_LISTED:
         return None
     seen.add(end)
     return tuple(map(tuple, pts))  # type: ignore[arg-type]  # (x, y) pairs
+
+
+PLAIN_LENGTH = 200
+"""Paths of up to this many points are measured in plain floats by the list's filter
+(`measure.path_length_py`, held to `path_length` bit for bit for every length to 200 points)."""
+
+
+def _listed_length(pts: list[list[float]]) -> float:
+    """`path_length(np.asarray(pts))` of a listed path given as plain floats: the same number
+    (`segment_length` for two points, `path_length_py` up to PLAIN_LENGTH points) without making an
+    array of the list again (a searched goal path around a wall has a few dozen points)."""
+    if len(pts) == 2:
+        return segment_length(pts)
+    if len(pts) <= PLAIN_LENGTH:
+        return path_length_py(pts)
+    return path_length(np.asarray(pts))
 
 
 _NEW = object.__new__
@@ -425,7 +441,7 @@ def _relisted(
                 if (
                     j in got.included
                     or math.hypot(px - goals[2 * i], py - goals[2 * i + 1]) <= got.reach + c
-                    or near_segment(px, py, lim2, got.probes)
+                    or near_flat(px, py, lim2, got.probes)
                 ):
                     return None
     rec.xy = now

@@ -312,6 +312,42 @@ def search_now(
     path, with the same probes and included bases appended (only once the compiled call has
     returned). For a flyer whose A* rounds ended somewhere it may not land, `reference()`
     answers instead (see `lazy.search_now`; nothing is appended then)."""
+    done = _compiled_search(table, obs, start, centre, goal_r, unit)
+    if done is None:
+        return reference()
+    found, path, got, inc = done
+    probes.extend(map(tuple, got.tolist()))
+    included.update(inc.tolist())
+    return path if found else None
+
+
+def search_now_flat(
+    table: Table,
+    obs: _Obstacles,
+    start: np.ndarray,
+    centre: np.ndarray,
+    goal_r: float,
+    unit: np.ndarray,
+    flat: list[float],
+    included: set[int],
+    reference: Callable[[], np.ndarray | None],
+) -> np.ndarray | None:
+    """`search_now` with the probes appended flat (x0, y0, x1, y1, x0, ...): the same floats in
+    the same order, without a tuple per probe (the search records keep them flat)."""
+    done = _compiled_search(table, obs, start, centre, goal_r, unit)
+    if done is None:
+        return reference()
+    found, path, got, inc = done
+    flat.extend(got.ravel().tolist())
+    included.update(inc.tolist())
+    return path if found else None
+
+
+def _compiled_search(
+    table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float, unit: np.ndarray
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The compiled search's (found, path, probes (q, 4), included bases), or None where a
+    flyer's rounds ended somewhere it may not land (the reference must answer then)."""
     jlazy = _LOADED[0]
     assert jlazy is not None
     box, e0, e1, verts, v0, v1 = pieces(table, obs)
@@ -356,10 +392,8 @@ def search_now(
         ARC_TOL,
     )
     if obs.flying and len(ends) and not _lands(table, obs, ends).all():
-        return reference()
-    probes.extend(map(tuple, got.tolist()))
-    included.update(inc.tolist())
-    return path if found else None
+        return None
+    return bool(found), path, got, inc
 
 
 _ALL_LAND = np.ones(64, dtype=bool)
