@@ -7,14 +7,17 @@ in the order `skirmish --help` lists them; each imports its implementation only 
 
 from __future__ import annotations
 
+import _thread
 import codecs
 import contextlib
 import errno
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 from skirmish.cli.app import app, odds_app, troupe_app
 from skirmish.cli.bots_flag import bots_flag as _bots_flag
@@ -169,13 +172,49 @@ def _sigterm_unwinds() -> Iterator[None]:
                 signal.signal(signal.SIGTERM, previous)
 
 
+REDELIVERED = {KeyboardInterrupt: signal.SIGINT, Terminated: signal.SIGTERM}
+"""The stops a finaliser may swallow, and the signal that delivers each again."""
+
+REDELIVERY_DELAY = 0.02
+"""Seconds before a swallowed stop is sent again: long enough for the finaliser to have returned."""
+
+
+@contextlib.contextmanager
+def _swallowed_stops_redelivered() -> Iterator[None]:
+    """A signal handler runs wherever the main thread is, and that can be a finaliser (pymunk
+    frees its spaces in an `ffi.gc` callback): there CPython reports the `KeyboardInterrupt` or
+    `Terminated` as unraisable and drops it, so Ctrl+C was lost and the command ran on to exit 0.
+    While the command runs, such a dropped stop is sent again to the main thread
+    (`_thread.interrupt_main`, from a helper thread), where ordinary code raises it; anything else
+    goes to the hook that was there before."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        signum = REDELIVERED.get(unraisable.exc_type)
+        if signum is None:
+            previous(unraisable)
+            return
+        # From another thread, a moment after this hook has returned: a signal made pending
+        # before then is handled inside the hook, still in the finaliser's report, and dropped.
+        timer = threading.Timer(REDELIVERY_DELAY, _thread.interrupt_main, args=(signum,))
+        timer.daemon = True
+        timer.start()
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command; bad input exits 2 with one line per problem, a crash exits 1 in one line.
 
     A closed stdout (a pager or `head` that stopped reading) is a normal end: exit 0, no message.
-    SIGTERM ends it like Ctrl+C (cleaning up), exit 143 with `skirmish: terminated`.
+    SIGTERM ends it like Ctrl+C (cleaning up), exit 143 with `skirmish: terminated`; either stop
+    holds even when it lands in a finaliser (`_swallowed_stops_redelivered`).
     """
-    with _sigterm_unwinds():
+    with _sigterm_unwinds(), _swallowed_stops_redelivered():
         _main_guarded(argv)
 
 
