@@ -288,3 +288,18 @@ def random_mover(rng: np.random.Generator, *, with_ignore: bool = False, n: int 
         if ignore is not None:
             ignore[0] = False
     return Mover(table, 0, xy, radii, enemy, flying=bool(rng.random() < 0.2), ignore=ignore)
+
+
+def play_bot_games(scenario_name: str, plays: Iterable[tuple[int, str]]) -> None:
+    """Play each (seed, policy) bot game of a shipped scenario to its end, without a log (what
+    `test-troupes` plays); in heuristic games a scenario-fixed bot (the Pursuit's pursuers) keeps
+    its own policy. For tests that watch what the engine asks along real games."""
+    from skirmish.bots.runner import play_out, seat_bots
+    from skirmish.data.catalogue import find_scenario, find_troupe
+
+    sc = find_scenario(scenario_name)
+    troupes = [find_troupe(s.troupe) for s in sc.sides]
+    for seed, pol in plays:
+        pols = [s.bot or pol for s in sc.sides] if pol == "heuristic" else [pol] * len(sc.sides)
+        g = Game(sc, troupes, seed=seed, bots=pols, record_log=False, transactional=False)
+        play_out(g, seat_bots(g, pols))

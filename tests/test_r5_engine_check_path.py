@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers_engine import random_mover
+from helpers_engine import play_bot_games, random_mover
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,9 +70,6 @@ def test_r_m2_every_path_of_bot_games_is_judged_as_the_reference_judges_it(
 ) -> None:
     """Every path the engine and the bots check in a heuristic and a random game (the real tables,
     the real positions): the fast answer, where it is given, is the reference's."""
-    from skirmish.bots.runner import play_out, seat_bots
-    from skirmish.data.catalogue import find_scenario, find_troupe
-    from skirmish.engine.game import Game
 
     seen = {"legal": 0, "all": 0}
     real = check_mod._legal_short
@@ -89,10 +86,5 @@ def test_r_m2_every_path_of_bot_games_is_judged_as_the_reference_judges_it(
         return fast
 
     monkeypatch.setattr(check_mod, "_legal_short", both)
-    sc = find_scenario(scenario)
-    troupes = [find_troupe(s.troupe) for s in sc.sides]
-    for seed, pol in ((1, "heuristic"), (2, "random")):
-        pols = [s.bot or pol for s in sc.sides] if pol == "heuristic" else [pol] * len(sc.sides)
-        g = Game(sc, troupes, seed=seed, bots=pols, record_log=False, transactional=False)
-        play_out(g, seat_bots(g, pols))
+    play_bot_games(scenario, ((1, "heuristic"), (2, "random")))
     assert seen["legal"] > 10

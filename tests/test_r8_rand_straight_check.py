@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers_engine import play_bot_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,9 +92,6 @@ def test_r_m2_every_straight_check_of_bot_games_is_the_set_forms(
 ) -> None:
     """Every path the engine checks in a random and a heuristic game (the real tables and
     positions, with the game's own obstacle memo): the two forms agree on each."""
-    from skirmish.bots.runner import play_out, seat_bots
-    from skirmish.data.catalogue import find_scenario, find_troupe
-    from skirmish.engine.game import Game
 
     seen = {"straight": 0, "legal": 0}
     real = check_mod._legal_short
@@ -106,10 +104,5 @@ def test_r_m2_every_straight_check_of_bot_games_is_the_set_forms(
         return fast
 
     monkeypatch.setattr(check_mod, "_legal_short", both)
-    sc = find_scenario(scenario)
-    troupes = [find_troupe(s.troupe) for s in sc.sides]
-    for seed, pol in ((3, "random"), (4, "heuristic")):
-        pols = [s.bot or pol for s in sc.sides] if pol == "heuristic" else [pol] * len(sc.sides)
-        g = Game(sc, troupes, seed=seed, bots=pols, record_log=False, transactional=False)
-        play_out(g, seat_bots(g, pols))
+    play_bot_games(scenario, ((3, "random"), (4, "heuristic")))
     assert seen["straight"] > 10 and seen["legal"] > 10
