@@ -188,10 +188,16 @@ def digest_problems(rep: Replay) -> list[Problem]:
     parsed, normalised models, so re-indenting or reordering keys changes nothing, while any changed
     value does.
     """
+    return _digest_check(rep)[0]
+
+
+def _digest_check(rep: Replay) -> tuple[list[Problem], list[str] | None]:
+    """`digest_problems`, with the edited input parts it named (`_edited_parts`; None when the
+    inputs match or there is no digest)."""
     if rep.digest is None:
         if rep.version >= 2:
-            return [Problem(rep.name, "digest", "is missing (a version 2 replay records its digest)")]
-        return []
+            return [Problem(rep.name, "digest", "is missing (a version 2 replay records its digest)")], None
+        return [], None
     now = digest_of(replay_object(rep))
     named = _edited_parts(rep.digest, now)
     problems = []
@@ -209,7 +215,7 @@ def digest_problems(rep: Replay) -> list[Problem]:
                 "the recorded result or final_hash differs from the recorded digest (edited or damaged)",
             )
         )
-    return problems
+    return problems, named
 
 
 def _edited_parts(recorded: dict[str, Any], now: dict[str, Any]) -> list[str] | None:
@@ -223,13 +229,11 @@ def _edited_parts(recorded: dict[str, Any], now: dict[str, Any]) -> list[str] | 
     return None
 
 
-def _causes(rep: Replay, tampered: list[Problem], failed: list[Problem]) -> list[Problem]:
-    """The digest's `digest.inputs` line to put before a re-simulation failure, unless the failure
-    already names every edited part (an edited action failing as `actions[i]`)."""
+def _causes(tampered: list[Problem], named: list[str] | None, failed: list[Problem]) -> list[Problem]:
+    """The digest's `digest.inputs` line (`named` its edited parts) to put before a re-simulation
+    failure, unless the failure already names every edited part (an edited action failing as
+    `actions[i]`)."""
     cause = [p for p in tampered if p.field == "digest.inputs"]
-    if not cause or rep.digest is None:
-        return cause
-    named = _edited_parts(rep.digest, digest_of(replay_object(rep))) or []
     roots = {re.split(r"[.\[]", p.field)[0] for p in failed}
     return [] if named and set(named) <= roots else cause
 
@@ -351,14 +355,14 @@ def verify_problems(replay: Replay) -> list[Problem]:
     # The digest is asked first: where an edit makes re-simulation fail, the failure is a symptom
     # (an action illegal on other dice) and the digest names the cause (`digest.inputs: seed ...`).
     # (The recorded result's digest is left out there: a failure line already names `final_hash`.)
-    tampered = digest_problems(replay)
+    tampered, named = _digest_check(replay)
     try:
         game = replay.play(record_log=False, transactional=False)
     except DataError as exc:
-        return _causes(replay, tampered, list(exc.problems)) + list(exc.problems)
+        return _causes(tampered, named, list(exc.problems)) + list(exc.problems)
     except ValueError as exc:  # auto_deploy: the troupes do not fit their zones
         failed = [Problem(replay.name, "scenario.deployment", str(exc))]
-        return _causes(replay, tampered, failed) + failed
+        return _causes(tampered, named, failed) + failed
     reached = game.hash()
     ok = replay.final_hash is not None and reached == replay.final_hash
     if ok and replay.result and not _same(_plain(game.result()), replay.result):
@@ -385,7 +389,7 @@ def verify_problems(replay: Replay) -> list[Problem]:
             "the replay does not reproduce"
         )
     failed = [Problem(replay.name, "final_hash", why)]
-    return _causes(replay, tampered, failed) + failed
+    return _causes(tampered, named, failed) + failed
 
 
 def _same(a: Any, b: Any) -> bool:
