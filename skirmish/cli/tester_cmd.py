@@ -68,11 +68,9 @@ def run_test_troupes(
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            from skirmish import DISTRIBUTION
+            from skirmish.sim.plots import MATPLOTLIB_MISSING
 
-            raise UsageProblem(
-                f"--plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')"
-            ) from None
+            raise UsageProblem(MATPLOTLIB_MISSING) from None
     args = list(troupes) + ([compare] if compare is not None else [])
     scenario, loaded, options, source = load_inputs(scenario_arg, args, turns, option_args)
 

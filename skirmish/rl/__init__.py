@@ -21,8 +21,7 @@ def __getattr__(name: str) -> Any:
         # falls back to this very __getattr__ for `env` and recurses until RecursionError.
         module = importlib.import_module("skirmish.rl.env")
     except ImportError as exc:
-        from skirmish import DISTRIBUTION
+        from skirmish import install_hint
 
-        hint = f"pip install '{DISTRIBUTION}[rl]'"
-        raise ImportError(f"skirmish.rl needs the rl extra: {hint} ({exc})") from exc
+        raise ImportError(f"skirmish.rl needs the rl extra: {install_hint('rl')} ({exc})") from exc
     return module.SkirmishAEC if name == "SkirmishAEC" else module.env

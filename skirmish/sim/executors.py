@@ -322,11 +322,10 @@ def dask_executor(
 
         from distributed import Client, LocalCluster
     except ImportError:
-        from skirmish import DISTRIBUTION
+        from skirmish import install_hint
 
-        raise ExecutorUnavailable(
-            f"--executor dask: Dask is not installed (pip install '{DISTRIBUTION}[dask]')"
-        ) from None
+        why = f"--executor dask: Dask is not installed ({install_hint('dask')})"
+        raise ExecutorUnavailable(why) from None
     _quiet_dask_logs()
     cluster: Any = None
     where = f"--scheduler {scheduler}" if scheduler else "--executor dask"

@@ -13,7 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from skirmish import install_hint
 from skirmish.sim.stats import wilson
+
+MATPLOTLIB_MISSING = f"--plot: matplotlib is not installed ({install_hint('plot')})"
+"""What `--plot` says without the plot extra (before any game is played, and if the import fails later)."""
 
 
 class PlotUnavailable(Exception):
@@ -24,11 +28,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        from skirmish import DISTRIBUTION
-
-        raise PlotUnavailable(
-            f"--plot: matplotlib is not installed (pip install '{DISTRIBUTION}[plot]')"
-        ) from None
+        raise PlotUnavailable(MATPLOTLIB_MISSING) from None
     matplotlib.use("Agg")  # files only: never open a window, work without a display
     import matplotlib.pyplot as plt
 
