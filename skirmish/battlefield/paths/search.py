@@ -380,9 +380,10 @@ class _SearchRecord:
 def _search(
     table: Table, obs: _Obstacles, start: np.ndarray, centre: np.ndarray, goal_r: float
 ) -> np.ndarray | None:
-    """`_search_now`, memoised on the table: the same question (start, goal, mover, which models
-    stand where by index) asked again after some models moved reuses the answer when the record
-    proves the search would not have noticed them (see `_SearchRecord`)."""
+    """`_search_now` (in the records' flat form, `_search_now_flat`), memoised on the table: the
+    same question (start, goal, mover, which models stand where by index) asked again after some
+    models moved reuses the answer when the record proves the search would not have noticed them
+    (see `_SearchRecord`)."""
     return _search_record(table, obs, start, centre, goal_r)[0]
 
 
@@ -447,7 +448,8 @@ def _search_now(
     Every segment and point judged against all bases is appended to `probes`, and every base
     the search went around to `included` (what `_search` needs to reuse the answer). One
     compiled call where numba runs (`jit.search_now`), else the reference `_search_py`: the same
-    path, probes and included bases (property tests)."""
+    path, probes and included bases (property tests). The games ask `_search_now_flat`, the same
+    search with the probes appended flat; this tuple form is what that one is held to (tests)."""
     if jit.enabled():
         question = (table, obs, start, centre, goal_r)
         reference = functools.partial(_search_py, *question, probes, included)

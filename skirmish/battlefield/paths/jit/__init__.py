@@ -311,7 +311,8 @@ def search_now(
     """`search._search_now` compiled, one call a search (call only when `enabled()`): the same
     path, with the same probes and included bases appended (only once the compiled call has
     returned). For a flyer whose A* rounds ended somewhere it may not land, `reference()`
-    answers instead (see `lazy.search_now`; nothing is appended then)."""
+    answers instead (see `lazy.search_now`; nothing is appended then). The games call
+    `search_now_flat`; this tuple form is what the tests hold the compiled search to."""
     done = _compiled_search(table, obs, start, centre, goal_r, unit)
     if done is None:
         return reference()
