@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers_engine import play_bot_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,9 +54,6 @@ def test_r_m2_every_fresh_search_keeps_the_tuples_floats_flat(
     alone): the flat probes are the tuple form's flattened, with the same included
     bases and the same path bytes, and the tuple form's are the Python reference's."""
     from skirmish.battlefield.paths import jit
-    from skirmish.bots.runner import play_out, seat_bots
-    from skirmish.data.catalogue import find_scenario, find_troupe
-    from skirmish.engine.game import Game
 
     compiled = compiled_on and jit.compiled() is not None
     if not compiled_on:
@@ -85,16 +83,6 @@ def test_r_m2_every_fresh_search_keeps_the_tuples_floats_flat(
         return path
 
     monkeypatch.setattr(search_mod, "_search_now_flat", both)
-    sc = find_scenario(scenario)
-    troupes = [find_troupe(s.troupe) for s in sc.sides]
-    g = Game(
-        sc,
-        troupes,
-        seed=5 if compiled_on else 6,
-        bots=["random"] * len(sc.sides),
-        record_log=False,
-        transactional=False,
-    )
-    play_out(g, seat_bots(g, ["random"] * len(sc.sides)))
+    play_bot_games(scenario, [(5 if compiled_on else 6, "random")])
     assert seen["searches"] > 5 and seen["probes"] > 20
     assert not compiled_on or compiled and jit.enabled()
