@@ -194,29 +194,38 @@ def legal_actions_ms(games: int = 3) -> dict[str, list[float]]:
 
 
 def searches_per_game(name: str, policy: str, games: int = 4) -> tuple[float, float]:
-    """Path searches run (`_search_now`: memo misses) and straight-move batches checked afresh
-    (`check_straight_moves` behind `battlefield.reach`) per game: counts, so unlike times they do
+    """Path searches run (`_search_now` or `_search_now_flat`: memo misses) and straight-move
+    batches checked afresh (`check_straight_moves` behind `battlefield.reach`, or the compiled
+    `jit.straight_moves` it asks first) per game: counts, so unlike times they do
     not move with the machine's load, and a change that avoids work shows as a smaller count."""
     import importlib
 
     counts = {"search": 0, "straight": 0}
     patched: list[tuple[Any, str, Any]] = []
 
-    def counting(owner: Any, attr: str, key: str) -> None:
+    def counting(owner: Any, attr: str, key: str, *, answered: bool = False) -> None:
         fn = getattr(owner, attr)
 
         def counted(*args: Any, **kwargs: Any) -> Any:
-            counts[key] += 1
-            return fn(*args, **kwargs)
+            answer = fn(*args, **kwargs)
+            if not answered or answer is not None:  # None: `jit.straight_moves` left the batch
+                counts[key] += 1
+            return answer
 
         patched.append((owner, attr, fn))
         setattr(owner, attr, counted)
 
+    # The games ask `_search_now_flat` since round 8 and check small straight batches in
+    # `jit.straight_moves` (round 6): count every entry a tree has, so old and new trees compare.
     for modname in sorted(m for m in sys.modules if m.startswith("skirmish.battlefield.paths")):
-        if "_search_now" in vars(sys.modules[modname]):
-            counting(sys.modules[modname], "_search_now", "search")
+        for attr in ("_search_now", "_search_now_flat"):
+            if attr in vars(sys.modules[modname]) and modname.endswith(".search"):
+                counting(sys.modules[modname], attr, "search")
     reach = importlib.import_module("skirmish.battlefield.reach")
     counting(reach, "check_straight_moves", "straight")
+    jit_mod = getattr(reach, "jit", None)
+    if jit_mod is not None and hasattr(jit_mod, "straight_moves"):
+        counting(jit_mod, "straight_moves", "straight", answered=True)
     sc, troupes = _setup(name)
     pols = _policies(sc, policy)
     try:
