@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from skirmish.bots.registry import DEFAULT
-from skirmish.cli.errors import UsageProblem, clip, distinct_outputs, output_path
+from skirmish.cli.errors import UsageProblem, clip, distinct_outputs, output_path, printable
 
 T = TypeVar("T")
 
@@ -109,7 +109,7 @@ def campaign(
         if json_out:
             print(json.dumps(status_report(camp, fresh, path), sort_keys=False))
         else:
-            print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({path})")
+            print(f"{camp.title}: reset to chapter 1 of {len(camp.chapters)} ({printable(str(path))})")
         return
     save = _read_save(path, camp, heroes)
     if action == "status":
@@ -277,7 +277,7 @@ def print_status(camp: Campaign, save: CampaignSave, path: Path) -> None:
     from skirmish.engine.scenarios import parse_config
 
     n = len(camp.chapters)
-    print(f"Campaign: {camp.title} ({path}{'' if path.exists() else ', not started'})")
+    print(f"Campaign: {camp.title} ({printable(str(path))}{'' if path.exists() else ', not started'})")
     if cp.is_complete(camp, save):
         print(f"Complete: all {n} chapters won. `skirmish campaign reset` to play again.")
     else:
@@ -374,7 +374,7 @@ def play(
         print(json.dumps(report, sort_keys=False))
         return
     if new.chapter != save.chapter + (1 if won else 0):
-        print(f"(another run recorded a game meanwhile: both are in {path})")
+        print(f"(another run recorded a game meanwhile: both are in {printable(str(path))})")
     if won and cp.is_complete(camp, new):
         print(f"Chapter {number} won. The campaign is complete!")
     elif won:
@@ -387,7 +387,7 @@ def play(
             f"Chapter {number} lost: it resets to its starting configuration. Try again with "
             "`skirmish campaign play`."
         )
-    print(f"Saved to {path}")
+    print(f"Saved to {printable(str(path))}")
 
 
 def _play_headless(
@@ -411,7 +411,7 @@ def _play_headless(
     if replay_out:
         save_replay(game, replay_out, "--replay")
         if not quiet:
-            print(f"Replay written to {replay_out}")
+            print(f"Replay written to {printable(replay_out)}")
     return cp.heroes_won(scenario, game.state.winning_team), game.state.result_reason, game.turn
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skirmish.cli.errors import UsageProblem, fail
+from skirmish.cli.errors import UsageProblem, clip, fail, printable
 from skirmish.data.errors import DataError, Problem
 
 if TYPE_CHECKING:
@@ -29,13 +29,14 @@ def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
 
 def _check_file(path: str, points_limit: int) -> list[Problem]:
     from skirmish.data.loader import (
+        add_new,
         check_size,
         detect_kind,
-        load_scenario_data,
-        load_troupe_data,
         parse_toml,
         read_text,
+        scenario_problems,
         sniff_json,
+        troupe_problems,
     )
     from skirmish.engine.replay import MAX_REPLAY_BYTES
 
@@ -50,15 +51,24 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
     if "chapters" in data and "models" not in data:
         return _check_campaign(path)
     kind = detect_kind(data)
+    # Each stage runs on what the one before could build, so a file with problems in several
+    # stages (a misspelt key, an unknown weapon, a wrong points total) shows them all in one run.
     if kind == "troupe":
         from skirmish.data.building import building_problems
 
-        return building_problems(load_troupe_data(data, path), path, points_limit)
+        troupe, problems = troupe_problems(data, path)
+        if troupe is None:
+            return problems
+        return add_new(problems, building_problems(troupe, path, points_limit))
     if kind == "scenario":
         from skirmish.engine.scenarios import file_problems
 
-        scenario = load_scenario_data(data, path)
-        return file_problems(scenario, path) + _scenario_troupes(scenario, path)
+        scenario, problems = scenario_problems(data, path)
+        if scenario is None:
+            return problems
+        problems = add_new(problems, file_problems(scenario, path))
+        # A game is only set up on outlines that are real shapes.
+        return add_new(problems, _scenario_troupes(scenario, path, play=not problems))
     return [
         Problem(
             path,
@@ -109,9 +119,10 @@ def _check_save(text: str, path: str) -> list[Problem]:
     return []
 
 
-def _scenario_troupes(scenario, path: str) -> list[Problem]:
+def _scenario_troupes(scenario, path: str, play: bool = True) -> list[Problem]:
     """A scenario's default troupes (`sides[i].troupe`) must be shipped troupe names that exist, and
-    when every side has one, they must fit their deployment zones (as `skirmish play` would deploy)."""
+    when every side has one (and `play`: the file has no other problem), they must fit their
+    deployment zones (as `skirmish play` would deploy)."""
     from skirmish.data.catalogue import find_troupe, resolve
 
     problems: list[Problem] = []
@@ -126,7 +137,7 @@ def _scenario_troupes(scenario, path: str) -> list[Problem]:
             problems.extend(
                 Problem(path, f"sides[{i}].troupe", f"`{side.troupe}`: {p.message}") for p in exc.problems
             )
-    if not problems and len(troupes) == len(scenario.sides):
+    if play and not problems and len(troupes) == len(scenario.sides):
         from skirmish.cli.play_cmds import new_game
 
         try:
@@ -161,7 +172,7 @@ def validate(files: list[str], points_limit: int = 0, json_out: bool = False) ->
         problems.extend(found)
         verdicts.append({"file": f, "ok": not found, "problems": [p.to_json() for p in found]})
         if not found and not json_out:
-            print(f"{f}: ok")
+            print(f"{printable(f)}: ok")
     if json_out:
         print(json.dumps({"ok": not problems, "files": verdicts}, indent=2, ensure_ascii=False))
     if problems:
@@ -183,7 +194,7 @@ def list_items(kind: str) -> list[dict[str, str]]:
     """
     import sys
 
-    from skirmish.data.catalogue import searched, shadowed, shipped, user_files
+    from skirmish.data.catalogue import searched, shadowed, shipped, unlisted, unnamed_message, user_files
     from skirmish.data.loader import load_toml_file
 
     sources = [("shipped", p) for p in shipped(kind)] + [("user", p) for p in user_files(kind)]
@@ -192,27 +203,23 @@ def list_items(kind: str) -> list[dict[str, str]]:
         fail(f"list: no {kind} found (looked in {where}); the installation is missing its content", code=1)
     for path in shadowed(kind):
         print(
-            f"skirmish: skipped {path}: a shipped {kind.rstrip('s')} has that name, which always means the "
-            f"shipped file (rename yours, e.g. my_{path.stem}.toml)",
+            clip(
+                f"skirmish: skipped {path}: a shipped {kind.rstrip('s')} has that name, which always means "
+                f"the shipped file (rename yours, e.g. my_{path.stem}.toml)"
+            ),
             file=sys.stderr,
         )
+    for path in unlisted(kind):
+        print(clip(f"skirmish: skipped {unnamed_message(path, kind)}"), file=sys.stderr)
     items = []
     for source, path in sources:
-        if any(c.isspace() for c in path.stem):
-            suggestion = "_".join(path.stem.split()) or kind.rstrip("s")
-            print(
-                f"skirmish: skipped {path}: its file name has white space, and a listed name has none "
-                f"(rename it, e.g. {suggestion}.toml)",
-                file=sys.stderr,
-            )
-            continue
         try:
             item = load_toml_file(path)
         except DataError as exc:
             if source == "shipped":
                 fail(f"list: shipped file {path} does not load: {exc.problems[0]}", code=1)
             for problem in exc.problems[:1]:
-                print(f"skirmish: skipped {problem}", file=sys.stderr)
+                print(clip(f"skirmish: skipped {problem}"), file=sys.stderr)
             continue
         desc = " ".join(item.description.split())
         items.append(
@@ -253,7 +260,7 @@ def list_kind(kind: str, json_out: bool = False) -> None:
         if json_out:
             print(json.dumps({"kind": kind, "items": folders}, indent=2, ensure_ascii=False))
         for f in [] if json_out else folders:
-            print(f"{f['name']}\t{f['path']}\t{f['description']}")
+            print(f"{f['name']}\t{printable(f['path'])}\t{f['description']}")
         return
     if kind not in ("troupes", "scenarios"):
         raise UsageProblem(f"KIND {kind}: unknown kind (choose troupes, scenarios, folders)")
@@ -262,7 +269,7 @@ def list_kind(kind: str, json_out: bool = False) -> None:
         print(json.dumps({"kind": kind, "items": items}, indent=2, ensure_ascii=False))
         return
     for it in items:
-        print(f"{it['name']}\t{it['title']} — {it['description']}")
+        print(f"{it['name']}\t{printable(it['title'])} — {printable(it['description'])}")
 
 
 SCHEMA_KINDS = ("troupe", "scenario", "replay", "campaign")

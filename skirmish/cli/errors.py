@@ -31,14 +31,50 @@ KEEP = 60
 """Characters kept at each end of an over-long word (a path, a value) shortened in the middle."""
 
 
+ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+"""How `printable` shows the commonest control characters (the rest as `\\xNN` or `\\uNNNN`)."""
+
+
+def _unprintable(ch: str) -> bool:
+    """A control character (C0, DEL, C1), a line or paragraph separator, or a bidirectional
+    override or isolate: characters that break a line or rearrange what a terminal shows."""
+    cp = ord(ch)
+    return (
+        cp < 0x20
+        or 0x7F <= cp < 0xA0
+        or cp in (0x2028, 0x2029)
+        or 0x202A <= cp <= 0x202E
+        or (0x2066 <= cp <= 0x2069)
+    )
+
+
+def printable(text: str) -> str:
+    """`text` with every control character shown as an escape (`a\\nb.toml`), so a path or value
+    holding a newline, a carriage return or a terminal escape stays on its one line and shows what
+    it holds (folding a newline to a space named a file that does not exist, `a b.toml`)."""
+    if not any(_unprintable(ch) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if not _unprintable(ch):
+            out.append(ch)
+        elif ch in ESCAPES:
+            out.append(ESCAPES[ch])
+        else:
+            cp = ord(ch)
+            out.append(f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}")
+    return "".join(out)
+
+
 def clip(line: str, limit: int = MAX_LINE) -> str:
-    """One line (newlines folded) of at most `limit` characters, an ellipsis marking a cut.
+    """One line (control characters escaped, `printable`) of at most `limit` characters, an
+    ellipsis marking a cut.
 
     Over-long words with text after them are shortened in the middle first, longest first, so the
     reason after them survives (`--replay aaa…aaa.json: cannot use this path (File name too
     long)`), where cutting the end alone left a line of `a`s that did not say what was wrong.
     """
-    line = " ".join(line.splitlines())
+    line = printable(line)
     if len(line) <= limit:
         return line
     words = line.split(" ")

@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+import typing
 
 from skirmish.bots.registry import DEFAULT, NAMED
 from skirmish.cli.errors import (
     UsageProblem,
+    clip,
     distinct_outputs,
     output_path,
+    printable,
     read_path,
     write_output,
     write_rendered,
 )
+from skirmish.cli.numbers import WHOLE_WORDS, is_whole
 from skirmish.data.catalogue import DEFAULT_SCENARIO, find_troupe, resolve
 from skirmish.data.errors import DataError, Problem
 from skirmish.data.options import RuleOptions
@@ -72,11 +76,14 @@ def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
             parsed = True
         elif low in ("false", "no", "off", "0") and RuleOptions.model_fields[key].annotation is bool:
             parsed = False
+        elif is_whole(value):
+            parsed = int(value)
+        elif int in typing.get_args(RuleOptions.model_fields[key].annotation):
+            # ASCII digits only (`cli.numbers`): `ko_points=５` or `=1_0`, which int() and the
+            # lax model check read, is no number.
+            raise UsageProblem(f"--option {clip(pair, 60)}: `{key}` is {WHOLE_WORDS}")
         else:
-            try:
-                parsed = int(value)
-            except ValueError:
-                parsed = value
+            parsed = value
         if key in overrides and overrides[key] != parsed:
             # As a key given twice in a file: which one was meant cannot be told.
             raise UsageProblem(f"--option {key}: given twice with different values; give it once")
@@ -302,7 +309,7 @@ def said_written(what: str, path: str | os.PathLike[str], json_out: bool = False
     """Say where a file was written (absolute, so a relative name or a default folder is plain);
     on stderr when stdout carries JSON."""
     full = os.path.abspath(path)
-    print(f"{what} written to {full}", file=sys.stderr if json_out else sys.stdout)
+    print(f"{what} written to {printable(full)}", file=sys.stderr if json_out else sys.stdout)
     return full
 
 
@@ -456,7 +463,10 @@ def replay(file: str, verify: bool, headless: bool, screenshot: str | None, json
         checked = "digest and " if rep.digest is not None else ""
         if screenshot:  # written before anything is printed, as `play` does
             save_screenshot(play_replay(rep, record_log=False), screenshot)
-        print(f"{file}: verified — {checked}{len(rep.actions)} actions reach the recorded state {recorded}…")
+        print(
+            f"{printable(file)}: verified — {checked}{len(rep.actions)} actions reach the recorded "
+            f"state {recorded}…"
+        )
         if screenshot:
             said_written("Screenshot", screenshot)
         return

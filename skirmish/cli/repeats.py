@@ -79,10 +79,13 @@ def repeated_values(cmd: Any, args: list[str]) -> list[str]:
 
 
 def refuse_repeated(root: Any, argv: list[str]) -> None:
-    """Raise `UsageProblem` when a one-value flag of the command `argv` runs has two values."""
+    """Raise `UsageProblem` when a one-value flag of the command `argv` runs has two values, or a
+    numeric flag a value that is not a number in ASCII digits (`cli.numbers`)."""
     found = _leaf(root, argv)
     if found is None:
         return
-    problems = repeated_values(*found)
+    from skirmish.cli.numbers import number_problems
+
+    problems = number_problems(*found) + repeated_values(*found)
     if problems:
         raise UsageProblem(*problems)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from skirmish.cli.errors import UsageProblem
+from skirmish.cli.errors import UsageProblem, printable
 from skirmish.cli.tester_flags import check_deployment, check_flags, load_inputs, parse_workers
 from skirmish.cli.tester_report import compares_side_b, match_report, plot, print_report, round_robin_report
 from skirmish.cli.tester_sinks import CsvSink, ProgressBar, ReplaySink, csv_target, fan_out, open_results
@@ -176,9 +176,9 @@ def run_test_troupes(
     else:
         print_report(report, result, round_robin, loaded)
     if csv_out:
-        print(f"CSV written to {csv_out}", file=sys.stderr if json_out else sys.stdout)
+        print(f"CSV written to {printable(csv_out)}", file=sys.stderr if json_out else sys.stdout)
     if plot_out:
-        print(f"Plot written to {plot_out}", file=sys.stderr if json_out else sys.stdout)
+        print(f"Plot written to {printable(plot_out)}", file=sys.stderr if json_out else sys.stdout)
     if save_replays:
         where = Path(save_replays).resolve()
-        print(f"Replays written to {where}", file=sys.stderr if json_out else sys.stdout)
+        print(f"Replays written to {printable(str(where))}", file=sys.stderr if json_out else sys.stdout)

@@ -164,9 +164,7 @@ def check_deployment(
 
 def parse_workers(arg: str | None) -> int | None:
     """`--workers` is read here rather than by the option parser so a typo is one line, not a usage box."""
-    if arg is None:
-        return None
-    try:
-        return int(arg)
-    except ValueError:
-        raise UsageProblem(f"--workers {arg}: a whole number of worker processes, e.g. 2") from None
+    from skirmish.cli.numbers import WHOLE_TEXT, whole_number
+
+    # ASCII digits only: `２` and `1_0`, which int() reads, are refused (`cli.numbers`).
+    return None if arg is None else whole_number(arg, "--workers", WHOLE_TEXT["--workers"])

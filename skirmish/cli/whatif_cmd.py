@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
-from skirmish.cli.errors import UsageProblem, clip
+from skirmish.cli.errors import UsageProblem
+from skirmish.cli.numbers import WHOLE_TEXT, whole_number
 from skirmish.cli.play_cmds import policy_problem
 
 MAX_GAMES = 1_000_000
@@ -18,11 +19,9 @@ MAX_WORKERS = 512
 
 
 def _int(arg: str, flag: str, what: str) -> int:
-    """A flag's whole number, read here so a typo is one line naming the flag (not a usage box)."""
-    try:
-        return int(arg.strip())
-    except ValueError:  # also a number of thousands of digits: shown cut, so the reason still shows
-        raise UsageProblem(f"{flag} {clip(arg, 40)}: {what}") from None
+    """A flag's whole number in ASCII digits (`cli.numbers`), read here so a typo is one line naming
+    the flag (not a usage box)."""
+    return whole_number(arg, flag, what)
 
 
 def what_if(
@@ -44,9 +43,9 @@ def what_if(
     problems: list[str] = []
     at = games = seed = workers = 0
     for flag, arg, what, setter in (
-        ("--at", at_arg, "a whole number of actions, e.g. 40", "at"),
-        ("--games", games_arg, "a whole number of games, e.g. 200", "games"),
-        ("--seed", seed_arg, "a whole number >= 0", "seed"),
+        ("--at", at_arg, WHOLE_TEXT["--at"], "at"),
+        ("--games", games_arg, WHOLE_TEXT["--games"], "games"),
+        ("--seed", seed_arg, WHOLE_TEXT["--seed"], "seed"),
     ):
         try:
             value = _int(arg, flag, what)
@@ -61,7 +60,7 @@ def what_if(
             seed = value
     if workers_arg is not None:
         try:
-            workers = _int(workers_arg, "--workers", "a whole number of worker processes, e.g. 2")
+            workers = _int(workers_arg, "--workers", WHOLE_TEXT["--workers"])
         except UsageProblem as exc:
             problems.extend(exc.lines)
     else:

@@ -74,7 +74,27 @@ def user_files(kind: str) -> list[Path]:
     if not folder.is_dir():
         return []
     taken = {p.stem for p in shipped(kind)}
-    return [p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file()]
+    return [
+        p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file() and not unnamed(p)
+    ]
+
+
+def unnamed(path: Path) -> bool:
+    """Whether a user file's name has white space, so it is no name: `skirmish list` prints one name
+    a line with no spaces (cli.md) and skips it, and `--troupe "my troupe"` is refused alike (it
+    resolved, so a name the list never showed worked); the file is still taken by its path."""
+    return any(c.isspace() for c in path.stem)
+
+
+def unlisted(kind: str) -> list[Path]:
+    """The user's files of `kind` that `user_files` leaves out because their name has white space
+    (`unnamed`), which `skirmish list` says it skipped."""
+    from skirmish.data.userdirs import user_content
+
+    folder = user_content(kind)
+    if not folder.is_dir():
+        return []
+    return [p for p in sorted(folder.glob("*.toml")) if unnamed(p) and p.is_file()]
 
 
 def shadowed(kind: str) -> list[Path]:
@@ -120,9 +140,21 @@ def _resolve(kind: str, name_or_path: str) -> Path:
             return mine
     if p.exists():
         return p
+    for mine in unlisted(kind):
+        if mine.stem == name_or_path:
+            raise DataError([Problem(name_or_path, "", unnamed_message(mine, kind))])
     names = ", ".join(f.stem for f in [*shipped(kind), *user_files(kind)])
     singular = kind.rstrip("s")
     raise DataError([Problem(name_or_path, "", f"no {singular} of that name (known: {names})")])
+
+
+def unnamed_message(path: Path, kind: str) -> str:
+    """Why a user file whose name has white space is no name, and what to do instead."""
+    suggestion = "_".join(path.stem.split()) or kind.rstrip("s")
+    return (
+        f"{path} is not listed: its file name has white space, and a name has none "
+        f"(rename it, e.g. {suggestion}.toml, or give the file's path)"
+    )
 
 
 def find_troupe(name_or_path: str) -> Troupe:

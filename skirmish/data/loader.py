@@ -336,6 +336,43 @@ def validate_model(model: type[M], data: dict[str, Any], name: str) -> M:
         raise DataError(validation_problems(exc, name)) from None
 
 
+def validate_leniently(model: type[M], data: dict[str, Any], name: str) -> tuple[M | None, list[Problem]]:
+    """Every problem `validate_model` finds, and the model if one can still be built to check further:
+    the file's own when it is valid, else the one its data gives with the unknown keys set aside
+    (a misspelt key hides nothing else: the next stages, the armoury names, the polygons, the
+    building rules, still run on the rest); None when other fields are wrong too."""
+    try:
+        return model.model_validate_json(json.dumps(data, default=str), strict=True), []
+    except ValidationError as exc:
+        problems = validation_problems(exc, name)
+        unknown = [tuple(e["loc"]) for e in exc.errors() if e["type"] == "extra_forbidden"]
+        if len(unknown) != len(exc.errors()):
+            return None, problems
+    try:
+        trimmed = json.loads(json.dumps(data, default=str))
+        for loc in unknown:
+            node: Any = trimmed
+            for part in loc[:-1]:
+                node = node[part]
+            del node[loc[-1]]
+        return model.model_validate_json(json.dumps(trimmed), strict=True), problems
+    except (ValidationError, LookupError, TypeError):  # a model check the unknown keys hid, or a
+        return None, problems  # location inside something other than a table
+
+
+def _covered(field: str, reported: set[str]) -> bool:
+    """Whether a problem at `field` is one already said: the same field, or one inside a field
+    reported as wrong (`models[0].profile.weapons` too long covers `...weapons[3]`)."""
+    return any(field == f or field.startswith((f + ".", f + "[")) for f in reported)
+
+
+def add_new(problems: list[Problem], more: list[Problem]) -> list[Problem]:
+    """`problems` followed by those of `more` at a field none of `problems` covers (`_covered`): a
+    later stage's check of a field an earlier stage already refused says nothing new."""
+    reported = {p.field for p in problems}
+    return problems + [p for p in more if not _covered(p.field, reported)]
+
+
 def detect_kind(data: dict[str, Any]) -> Kind | None:
     """Tell troupes from scenarios by their keys (`models` vs `deployment`/`board`)."""
     if "models" in data:
@@ -365,60 +402,165 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
         arm = troupe_armoury(troupe)
     except ValidationError as exc:
         return [Problem(name, "armoury." + p.field, p.message) for p in validation_problems(exc, name)]
-    armours, shields = arm.armour_by_name(), arm.shield_by_name()
-    weapons, abilities = arm.weapon_by_name(), arm.ability_by_name()
+    known = {
+        "armour": set(arm.armour_by_name()),
+        "shield": set(arm.shield_by_name()),
+        "weapon": set(arm.weapon_by_name()),
+        "ability": set(arm.ability_by_name()),
+    }
+    uses = [
+        (i, e.profile.armour, e.profile.shield, list(e.profile.weapons), list(e.profile.abilities))
+        for i, e in enumerate(troupe.models)
+    ]
+    return _unknown_items(uses, known, name)
+
+
+Uses = list[tuple[int, object, object, list[object], list[object]]]
+"""Per model entry: its index, and the armour, shield, weapons and abilities its profile names."""
+
+
+def _unknown_items(uses: Uses, known: dict[str, set[str]], name: str) -> list[Problem]:
+    """A problem for each name (a string) in `uses` that `known` lacks; anything else is the
+    schema's to refuse."""
     problems: list[Problem] = []
-    for i, entry in enumerate(troupe.models):
-        p = entry.profile
+
+    def check(field: str, kind: str, item: object) -> None:
+        if isinstance(item, str) and item not in known[kind]:
+            problems.append(Problem(name, field, f"no {kind} named `{item}` in the armoury"))
+
+    for i, armour, shield, weapons, abilities in uses:
         base = f"models[{i}].profile"
-        if p.armour is not None and p.armour not in armours:
-            problems.append(Problem(name, f"{base}.armour", f"no armour named `{p.armour}` in the armoury"))
-        if p.shield is not None and p.shield not in shields:
-            problems.append(Problem(name, f"{base}.shield", f"no shield named `{p.shield}` in the armoury"))
-        for j, w in enumerate(p.weapons):
-            if w not in weapons:
-                problems.append(
-                    Problem(name, f"{base}.weapons[{j}]", f"no weapon named `{w}` in the armoury")
-                )
-        for j, a in enumerate(p.abilities):
-            if a not in abilities:
-                problems.append(
-                    Problem(name, f"{base}.abilities[{j}]", f"no ability named `{a}` in the armoury")
-                )
+        if armour is not None:
+            check(f"{base}.armour", "armour", armour)
+        if shield is not None:
+            check(f"{base}.shield", "shield", shield)
+        for j, w in enumerate(weapons):
+            check(f"{base}.weapons[{j}]", "weapon", w)
+        for j, a in enumerate(abilities):
+            check(f"{base}.abilities[{j}]", "ability", a)
     return problems
+
+
+def raw_reference_problems(data: dict[str, Any], name: str) -> list[Problem]:
+    """`check_troupe_references` on a troupe file's raw data, for a file whose schema problems leave
+    no troupe to check: each name a profile gives as a string must be in the standard armoury or
+    named by an item of the file's own `armoury` (valid or not: an item the schema refuses is
+    reported there, not again as missing)."""
+    std = standard_armoury()
+    known = {
+        "armour": set(std.armour_by_name()),
+        "shield": set(std.shield_by_name()),
+        "weapon": set(std.weapon_by_name()),
+        "ability": set(std.ability_by_name()),
+    }
+    own = data.get("armoury")
+    if isinstance(own, dict):
+        for key, kind in (
+            ("armour", "armour"),
+            ("shields", "shield"),
+            ("weapons", "weapon"),
+            ("abilities", "ability"),
+        ):
+            items = own.get(key)
+            for item in items if isinstance(items, list) else []:
+                if isinstance(item, dict) and isinstance(item.get("name"), str):
+                    known[kind].add(item["name"])
+    models = data.get("models")
+    uses: Uses = []
+    for i, entry in enumerate(models if isinstance(models, list) else []):
+        profile = entry.get("profile") if isinstance(entry, dict) else None
+        if not isinstance(profile, dict):
+            continue
+        lists = [profile.get(k) for k in ("weapons", "abilities")]
+        weapons, abilities = (x if isinstance(x, list) else [] for x in lists)
+        uses.append((i, profile.get("armour"), profile.get("shield"), weapons, abilities))
+    return _unknown_items(uses, known, name)
 
 
 def check_scenario_geometry(scenario: Scenario, name: str) -> list[Problem]:
     """Every polygon must be a simple shape with area (a self-crossing outline is refused)."""
-    problems: list[Problem] = []
     groups: list[tuple[str, Sequence[Any]]] = [
         ("terrain", scenario.terrain),
         ("deployment", scenario.deployment),
         ("scoring.zones", scenario.scoring.zones),
     ]
-    for label, items in groups:
-        for i, item in enumerate(items):
-            poly = shapely.Polygon(item.polygon)
-            if not poly.is_valid:
-                why = shapely.is_valid_reason(poly)
-                problems.append(Problem(name, f"{label}[{i}].polygon", f"is not a simple polygon ({why})"))
-            elif poly.area <= 1e-6:
-                problems.append(Problem(name, f"{label}[{i}].polygon", "has no area"))
+    outlines = [
+        (f"{label}[{i}].polygon", item.polygon) for label, items in groups for i, item in enumerate(items)
+    ]
+    return _outline_problems(outlines, name)
+
+
+def _outline_problems(outlines: list[tuple[str, Any]], name: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for field, polygon in outlines:
+        poly = shapely.Polygon(polygon)
+        if not poly.is_valid:
+            why = shapely.is_valid_reason(poly)
+            problems.append(Problem(name, field, f"is not a simple polygon ({why})"))
+        elif poly.area <= 1e-6:
+            problems.append(Problem(name, field, "has no area"))
     return problems
 
 
+def _outline(value: object) -> bool:
+    """Whether a raw value is an outline the schema takes: 3 to 256 points of two finite numbers."""
+    if not isinstance(value, list) or not 3 <= len(value) <= 256:
+        return False
+    return all(
+        isinstance(pt, list)
+        and len(pt) == 2
+        and all(isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c) for c in pt)
+        for pt in value
+    )
+
+
+def raw_geometry_problems(data: dict[str, Any], name: str) -> list[Problem]:
+    """`check_scenario_geometry` on a scenario file's raw data, for a file whose schema problems
+    leave no scenario to check: each outline of the schema's shape is checked (any other is the
+    schema's to refuse)."""
+    scoring = data.get("scoring")
+    groups = [
+        ("terrain", data.get("terrain")),
+        ("deployment", data.get("deployment")),
+        ("scoring.zones", scoring.get("zones") if isinstance(scoring, dict) else None),
+    ]
+    outlines = [
+        (f"{label}[{i}].polygon", item["polygon"])
+        for label, items in groups
+        for i, item in enumerate(items if isinstance(items, list) else [])
+        if isinstance(item, dict) and _outline(item.get("polygon"))
+    ]
+    return _outline_problems(outlines, name)
+
+
+def troupe_problems(data: dict[str, Any], name: str) -> tuple[Troupe | None, list[Problem]]:
+    """Every problem of a troupe file's data, the schema's and the armoury names' together (one run
+    says them all), and the troupe when one can be built to check further (`validate_leniently`)."""
+    troupe, problems = validate_leniently(Troupe, data, name)
+    refs = check_troupe_references(troupe, name) if troupe is not None else raw_reference_problems(data, name)
+    return troupe, add_new(problems, refs)
+
+
+def scenario_problems(data: dict[str, Any], name: str) -> tuple[Scenario | None, list[Problem]]:
+    """Every problem of a scenario file's data, the schema's and the outlines' together, and the
+    scenario when one can be built to check further (`validate_leniently`)."""
+    scenario, problems = validate_leniently(Scenario, data, name)
+    shapes = (
+        check_scenario_geometry(scenario, name) if scenario is not None else raw_geometry_problems(data, name)
+    )
+    return scenario, add_new(problems, shapes)
+
+
 def load_troupe_data(data: dict[str, Any], name: str) -> Troupe:
-    troupe = validate_model(Troupe, data, name)
-    problems = check_troupe_references(troupe, name)
-    if problems:
+    troupe, problems = troupe_problems(data, name)
+    if problems or troupe is None:
         raise DataError(problems)
     return troupe
 
 
 def load_scenario_data(data: dict[str, Any], name: str) -> Scenario:
-    scenario = validate_model(Scenario, data, name)
-    problems = check_scenario_geometry(scenario, name)
-    if problems:
+    scenario, problems = scenario_problems(data, name)
+    if problems or scenario is None:
         raise DataError(problems)
     return scenario
 
