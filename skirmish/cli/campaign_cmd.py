@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from skirmish.engine.campaign import Campaign, CampaignSave
 
 ACTIONS = ("status", "play", "reset", "test")
+MAX_WORKERS = 512
+"""As `test-troupes --workers`: a process pool that forks starts every worker at once."""
 DEFAULT_SAVE = "skirmish-campaign.json"
 
 
@@ -73,8 +75,9 @@ def campaign(
     for flag, value in (("--replay", replay_out), ("--bots", bots)):
         if value is not None and action != "play":
             raise UsageProblem(f"{flag}: only with `campaign play`, not `campaign {action}`")
-    if workers is not None and workers < 1:
-        raise UsageProblem(f"--workers {workers}: give 1 or more")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        # Unbounded, `--workers 100000` forked that many processes at once (a fork pool starts all).
+        raise UsageProblem(f"--workers {workers}: choose 1 to {MAX_WORKERS} worker processes")
     if action == "test":
         if games is not None and not 1 <= games <= 100_000:
             raise UsageProblem(f"--games {games}: give 1 to 100000")
@@ -235,6 +238,7 @@ def test_boxes(camp: Campaign, games: int, seed: int, workers: int | None, json_
     from skirmish.sim.run import run
 
     n_workers = workers if workers is not None else default_workers()
+    n_workers = min(n_workers, -(-games // default_batch_size(games)))  # never more than a Box's batches
     boxes = []
     with make_executor("local", n_workers) as ex:
         for i, ch in enumerate(camp.chapters):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import typing
+from collections.abc import Iterator
 
 from skirmish.bots.registry import DEFAULT, NAMED
 from skirmish.cli.errors import (
@@ -33,7 +35,12 @@ def policy_problem(flag: str, value: str) -> str | None:
 
     if value in POLICIES:
         return None
-    problem = check(value)
+    try:
+        problem = check(value)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module failed as it was imported
+        # (a SystemExit or a RuntimeError at import ended the command with its code, or exit 1).
+        why = f"SystemExit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        return f"{flag} {value}: importing it failed ({why})"
     if problem is None:
         return None
     if is_import_path(value):
@@ -396,7 +403,8 @@ def play(
     policies = per_side or [side.bot or DEFAULT for side in scenario.sides]
     given: list[str | None] = [*troupe_args, *[None] * (len(scenario.sides) - len(troupe_args))]
     game = new_game(scenario, troupes, source, given=given, seed=seed, options=options, bots=policies)
-    play_out(game, seat_bots(game, policies))
+    with plugin_moves_checked({"--bots": bots}):
+        play_out(game, seat_bots(game, policies))
     # Every file first, then the words: a reader that stops reading (`| head -1`) ends the command
     # quietly at the first print, and must not cost the files it asked for.
     written: dict[str, str | None] = {"replay": None, "screenshot": None}
@@ -413,6 +421,28 @@ def play(
             said_written(what, written[key] or "", json_out)
     if json_out:
         print(json.dumps(result_json(game, written), indent=2, ensure_ascii=False))
+
+
+@contextlib.contextmanager
+def plugin_moves_checked(policies: dict[str, str | None]) -> Iterator[None]:
+    """A move the engine refuses from a bot of the user's own (`--bots mypkg:MyBot`) is bad input
+    naming the flag and the bot (exit 2), not an internal error: the shipped bots only choose what
+    the engine offers, so a refusal from one of them is still a bug (exit 1). `policies` maps each
+    flag to the policies it gave (comma-separated for one per side)."""
+    from skirmish.engine.core.errors import IllegalAction
+
+    try:
+        yield
+    except IllegalAction as exc:
+        own = [
+            (flag, value)
+            for flag, value in policies.items()
+            if value is not None and any(p.strip() not in POLICIES for p in value.split(","))
+        ]
+        if not own:
+            raise
+        named = "; ".join(f"{flag} {value}" for flag, value in own)
+        raise UsageProblem(f"{named}: the bot chose a move the rules refuse ({exc})") from None
 
 
 def check_seats(scenario, troupes, seats: int) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from skirmish.cli.errors import UsageProblem, printable
+from skirmish.cli.play_cmds import plugin_moves_checked
 from skirmish.cli.tester_flags import check_deployment, check_flags, load_inputs, parse_workers
 from skirmish.cli.tester_report import compares_side_b, match_report, plot, print_report, round_robin_report
 from skirmish.cli.tester_sinks import CsvSink, ProgressBar, ReplaySink, csv_target, fan_out, open_results
@@ -131,7 +132,21 @@ def run_test_troupes(
         if save_replays is not None:
             sinks.append(ReplaySink(save_replays))
         try:
-            with make_executor(executor, n_workers, scheduler) as ex, ProgressBar(games, label) as bar:
+            # No more local processes than there are batches to play: `--games 2 --workers 64` forked
+            # 64 processes for one batch (the results never depend on the worker count).
+            tasks = len(matchups) * -(-games // size)
+            pool = min(n_workers, tasks) if executor == "local" else n_workers
+            own_bots = {
+                "--bots": bots,
+                "--bots-a": bots_a,
+                "--bots-b": bots_b,
+                "--compare-bots": compare_bots,
+            }
+            with (
+                plugin_moves_checked(own_bots),
+                make_executor(executor, pool, scheduler) as ex,
+                ProgressBar(games, label) as bar,
+            ):
                 result = run(
                     plan,
                     games,

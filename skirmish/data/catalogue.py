@@ -142,17 +142,18 @@ def _resolve(kind: str, name_or_path: str) -> Path:
         return p
     for mine in unlisted(kind):
         if mine.stem == name_or_path:
-            raise DataError([Problem(name_or_path, "", unnamed_message(mine, kind))])
+            raise DataError([Problem(name_or_path, "", f"is not a name: {unnamed_message(mine, kind)}")])
     names = ", ".join(f.stem for f in [*shipped(kind), *user_files(kind)])
     singular = kind.rstrip("s")
     raise DataError([Problem(name_or_path, "", f"no {singular} of that name (known: {names})")])
 
 
 def unnamed_message(path: Path, kind: str) -> str:
-    """Why a user file whose name has white space is no name, and what to do instead."""
+    """Why a user file whose name has white space is no name, and what to do instead (`list`'s
+    line naming the file it skipped)."""
     suggestion = "_".join(path.stem.split()) or kind.rstrip("s")
     return (
-        f"{path} is not listed: its file name has white space, and a name has none "
+        f"{path}: its file name has white space, and a listed name has none "
         f"(rename it, e.g. {suggestion}.toml, or give the file's path)"
     )
 

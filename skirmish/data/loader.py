@@ -185,7 +185,14 @@ def loads_strict(
                 [Problem(name, "", f"is {kind} file (TOML), not JSON (a replay or a save)")]
             ) from None
         raise DataError(
-            [Problem(name, "", f"{invalid}: {exc.msg} at line {exc.lineno} column {exc.colno}")]
+            # json words one message `Unterminated string starting at`: no second "at".
+            [
+                Problem(
+                    name,
+                    "",
+                    f"{invalid}: {exc.msg.removesuffix(' at')} at line {exc.lineno} column {exc.colno}",
+                )
+            ]
         ) from None
     except ValueError:  # an integer literal of thousands of digits (Python's int() limit)
         raise DataError([Problem(name, "", TOO_LONG_NUMBER)]) from None
