@@ -110,3 +110,13 @@ def test_r9_audit_a_damaged_json_file_says_at_once(
     assert code == 2
     (line,) = _lines(err)
     assert "at at" not in line and "Unterminated string starting at line 3 column" in line
+
+
+def test_r9_audit_a_looping_link_is_not_called_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop)
+    code, _, err = run(["play", str(loop), "--headless"], capsys)
+    assert code == 2
+    assert _lines(err) == [f"skirmish: {loop}: is a symbolic link to no file (missing or a loop)"]

@@ -130,7 +130,9 @@ def _resolve(kind: str, name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix == ".toml" or os.sep in name_or_path or "/" in name_or_path:
         if not p.exists():
-            raise DataError([Problem(name_or_path, "", "no such file")])
+            # A dangling or looping link exists as a name: "no such file" would deny what `ls` shows.
+            why = "is a symbolic link to no file (missing or a loop)" if p.is_symlink() else "no such file"
+            raise DataError([Problem(name_or_path, "", why)])
         return p
     candidate = _folder(kind) / f"{name_or_path}.toml"
     if candidate.is_file():

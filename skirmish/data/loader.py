@@ -422,7 +422,7 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
     return _unknown_items(uses, known, name)
 
 
-Uses = list[tuple[int, object, object, list[object], list[object]]]
+Uses = Sequence[tuple[int, object, object, Sequence[object], Sequence[object]]]
 """Per model entry: its index, and the armour, shield, weapons and abilities its profile names."""
 
 
@@ -473,7 +473,7 @@ def raw_reference_problems(data: dict[str, Any], name: str) -> list[Problem]:
                 if isinstance(item, dict) and isinstance(item.get("name"), str):
                     known[kind].add(item["name"])
     models = data.get("models")
-    uses: Uses = []
+    uses: list[tuple[int, object, object, Sequence[object], Sequence[object]]] = []
     for i, entry in enumerate(models if isinstance(models, list) else []):
         profile = entry.get("profile") if isinstance(entry, dict) else None
         if not isinstance(profile, dict):
