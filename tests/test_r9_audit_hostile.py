@@ -120,3 +120,43 @@ def test_r9_audit_a_looping_link_is_not_called_missing(
     code, _, err = run(["play", str(loop), "--headless"], capsys)
     assert code == 2
     assert _lines(err) == [f"skirmish: {loop}: is a symbolic link to no file (missing or a loop)"]
+
+
+@pytest.mark.parametrize("kind", ["replay", "troupe"])
+def test_r9_audit_campaign_reset_never_overwrites_another_kind_of_file(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skirmish.data.catalogue import content_root
+
+    if kind == "replay":
+        target = tmp_path / "r.json"
+        code, _, err = run(["play", "--headless", "--bots", "--turns", "1", "--replay", str(target)], capsys)
+        assert code == 0, err
+    else:
+        target = tmp_path / "mine.toml"
+        target.write_text((content_root() / "troupes" / "team_avatar.toml").read_text(encoding="utf-8"))
+    before = target.read_bytes()
+    code, out, err = run(["campaign", "reset", "--file", str(target)], capsys)
+    assert code == 2 and out == ""
+    (line,) = _lines(err)
+    assert line.startswith(f"skirmish: --file {target}: is ") and "not a campaign save" in line
+    assert target.read_bytes() == before
+
+
+def test_r9_audit_campaign_reset_still_replaces_a_damaged_save(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "c.json"
+    save.write_text('{\n "attempts": 0,\n "campaign": "aang', encoding="utf-8")
+    code, _, err = run(["campaign", "reset", "--file", str(save), "--json"], capsys)
+    assert code == 0, err
+    code, _, err = run(["campaign", "status", "--file", str(save)], capsys)
+    assert code == 0, err
+
+
+def test_r9_audit_an_option_with_no_key_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["play", "--headless", "--bots", "--turns", "1", "--option", "=true"], capsys)
+    assert code == 2
+    assert _lines(err) == [
+        "skirmish: --option =true: the key is empty; write KEY=VALUE, e.g. premeasure=true"
+    ]

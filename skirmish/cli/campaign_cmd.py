@@ -107,6 +107,7 @@ def campaign(
     _check_campaign_kind(campaign_name)
     camp, heroes = cp.load_campaign_heroes(campaign_name)
     if action == "reset":
+        _refuse_other_kinds(path)
         fresh = cp.new_save(camp)
         _write_save(path, fresh)
         if json_out:
@@ -161,6 +162,35 @@ def _check_campaign_kind(name_or_path: str) -> None:
         kind = "a troupe" if "models" in data else "a scenario" if "sides" in data or "board" in data else ""
         what = f" (it looks like {kind} file)" if kind else ""
         raise DataError([Problem(name, "", f"is not a campaign file: it has no `chapters`{what}")])
+
+
+def _refuse_other_kinds(path: Path) -> None:
+    """`reset` replaces a save, even a damaged one (that is how a campaign starts again), but never a
+    file that holds something else: `reset --file r.json` overwrote a replay, `--file mine.toml` a
+    troupe, without a word. Such a file (a JSON object of another format, a troupe, scenario or
+    campaign TOML file) is bad input naming it."""
+    from skirmish.data.errors import DataError
+    from skirmish.data.loader import read_text, sniff_json, toml_kind
+    from skirmish.engine import campaign as cp
+
+    if not path.is_file():
+        return
+    try:
+        text = read_text(path)
+    except DataError:
+        return  # unreadable as text (binary, huge): a damaged save, which reset may replace
+    sniffed = sniff_json(text)
+    found = sniffed.format
+    if sniffed.obj is not None and found != cp.SAVE_FORMAT and "chapter" not in sniffed.obj:
+        what = f"a {found!r} file" if isinstance(found, str) else "a JSON object that is no campaign save"
+    elif not sniffed.is_json and (kind := toml_kind(text)) is not None:
+        what = f"{kind} file"
+    else:
+        return
+    raise UsageProblem(
+        f"--file {clip(str(path), 120)}: is {what}, not a campaign save; reset would overwrite it "
+        "(give a save or a new file)"
+    )
 
 
 def _read_save(path: Path, camp: Campaign, heroes: list[Troupe]) -> CampaignSave:

@@ -74,6 +74,10 @@ def parse_options(pairs: list[str], base: RuleOptions) -> RuleOptions:
         if "=" not in pair:
             raise UsageProblem(f"--option {pair}: write KEY=VALUE, e.g. premeasure=true")
         key, value = (x.strip() for x in pair.split("=", 1))
+        if not key:
+            raise UsageProblem(
+                f"--option {clip(pair, 60)}: the key is empty; write KEY=VALUE, e.g. premeasure=true"
+            )
         if key not in RuleOptions.model_fields:
             known = ", ".join(RuleOptions.model_fields)
             raise UsageProblem(f"--option {pair}: unknown option `{key}` (known: {known})")
