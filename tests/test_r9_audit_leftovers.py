@@ -291,3 +291,16 @@ def test_r9_audit_printable_and_clip() -> None:
     assert printable("plain — ü") == "plain — ü"
     assert printable("a\nb\rc\td\x00e\x9bf\u2028g\u202eh") == "a\\nb\\rc\\td\\x00e\\x9bf\\u2028g\\u202eh"
     assert clip("a\nb") == "a\\nb"
+
+
+def test_r9_audit_a_name_with_a_control_character_is_no_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`list` would have printed the terminal escape of `a\\x1bb.toml` raw, as a name to type."""
+    user_folder(tmp_path, monkeypatch, troupes={"a\x1b[2Jb.toml": _shipped("troupes", "team_avatar")})
+    code, out, err = run(["list", "troupes"], capsys)
+    assert code == 0 and "\x1b" not in out + err
+    (line,) = _lines(err)
+    assert "a\\x1b[2Jb.toml" in line and "a_[2Jb.toml" in line
+    code, _, err = run(["play", "--troupe", "a\x1b[2Jb", "--headless", "--turns", "1"], capsys)
+    assert code == 2 and "\x1b" not in err and "is not a name" in err

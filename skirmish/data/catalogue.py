@@ -80,10 +80,11 @@ def user_files(kind: str) -> list[Path]:
 
 
 def unnamed(path: Path) -> bool:
-    """Whether a user file's name has white space, so it is no name: `skirmish list` prints one name
-    a line with no spaces (cli.md) and skips it, and `--troupe "my troupe"` is refused alike (it
-    resolved, so a name the list never showed worked); the file is still taken by its path."""
-    return any(c.isspace() for c in path.stem)
+    """Whether a user file's name has white space (or a control character, which a terminal would
+    act on), so it is no name: `skirmish list` prints one name a line with no spaces (cli.md) and
+    skips it, and `--troupe "my troupe"` is refused alike (it resolved, so a name the list never
+    showed worked); the file is still taken by its path."""
+    return any(c.isspace() or not c.isprintable() for c in path.stem)
 
 
 def unlisted(kind: str) -> list[Path]:
@@ -153,9 +154,10 @@ def _resolve(kind: str, name_or_path: str) -> Path:
 def unnamed_message(path: Path, kind: str) -> str:
     """Why a user file whose name has white space is no name, and what to do instead (`list`'s
     line naming the file it skipped)."""
-    suggestion = "_".join(path.stem.split()) or kind.rstrip("s")
+    words = "".join(c if c.isprintable() and not c.isspace() else " " for c in path.stem).split()
+    suggestion = "_".join(words) or kind.rstrip("s")
     return (
-        f"{path}: its file name has white space, and a listed name has none "
+        f"{path}: its file name has white space or a control character, and a listed name has none "
         f"(rename it, e.g. {suggestion}.toml, or give the file's path)"
     )
 
