@@ -304,3 +304,16 @@ def test_r9_audit_a_name_with_a_control_character_is_no_name(
     assert "a\\x1b[2Jb.toml" in line and "a_[2Jb.toml" in line
     code, _, err = run(["play", "--troupe", "a\x1b[2Jb", "--headless", "--turns", "1"], capsys)
     assert code == 2 and "\x1b" not in err and "is not a name" in err
+
+
+def test_r9_audit_a_model_check_an_unknown_key_hid_is_said_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pydantic runs a model's own checks only once its fields are valid: the unknown key hid them."""
+    text = _shipped("scenarios", "open_battle").replace("player = 1", "player = 5", 1)
+    text = text.replace('\ntitle = "', '\nbogus = 1\ntitle = "', 1)
+    bad = tmp_path / "s.toml"
+    bad.write_text(text, encoding="utf-8")
+    code, _, err = run(["validate", str(bad)], capsys)
+    assert code == 2
+    assert [line.split(": ")[2] for line in _lines(err)] == ["bogus", "deployment[1].player"], err

@@ -363,8 +363,10 @@ def validate_leniently(model: type[M], data: dict[str, Any], name: str) -> tuple
                 node = node[part]
             del node[loc[-1]]
         return model.model_validate_json(json.dumps(trimmed), strict=True), problems
-    except (ValidationError, LookupError, TypeError):  # a model check the unknown keys hid, or a
-        return None, problems  # location inside something other than a table
+    except ValidationError as hidden:  # a model check the unknown keys hid: said in this run too
+        return None, add_new(problems, validation_problems(hidden, name))
+    except (LookupError, TypeError):  # a location inside something other than a table
+        return None, problems
 
 
 def _covered(field: str, reported: set[str]) -> bool:
