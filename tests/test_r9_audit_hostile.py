@@ -160,3 +160,14 @@ def test_r9_audit_an_option_with_no_key_says_so(capsys: pytest.CaptureFixture[st
     assert _lines(err) == [
         "skirmish: --option =true: the key is empty; write KEY=VALUE, e.g. premeasure=true"
     ]
+
+
+def test_r9_audit_troupe_cost_reads_its_scenario_beside_a_points_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["troupe", "cost", "team_avatar", "--points-limit", "100", "--scenario", "nope"]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and _lines(err)[0].startswith("skirmish: nope: no scenario of that name")
+    code, out, err = run([*argv[:-1], "open_battle", "--json"], capsys)
+    assert code == 0, err
+    assert '"points_limit": 100' in out

@@ -29,9 +29,10 @@ def cost(
     if scenario is not None:
         nonempty(scenario, "--scenario", "scenario name or file")
     troupe = load_troupe(path)
-    limit = points_limit if points_limit is not None else 0
-    if points_limit is None and scenario is not None:
-        limit = find_scenario(scenario).points_limit
+    # The scenario is read even when --points-limit overrides its limit: `--scenario nope` was
+    # silently ignored then (exit 0).
+    scenario_limit = find_scenario(scenario).points_limit if scenario is not None else 0
+    limit = points_limit if points_limit is not None else scenario_limit
     lines = cost_breakdown(troupe)
     total = troupe.total_points()
     heroes = sum(line.count for line in lines if line.hero)
