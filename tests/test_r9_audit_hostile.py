@@ -171,3 +171,15 @@ def test_r9_audit_troupe_cost_reads_its_scenario_beside_a_points_limit(
     code, out, err = run([*argv[:-1], "open_battle", "--json"], capsys)
     assert code == 0, err
     assert '"points_limit": 100' in out
+
+
+@pytest.mark.parametrize("action", ["status", "reset"])
+def test_r9_audit_campaign_refuses_a_seed_it_would_ignore(
+    action: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "c.json"
+    code, out, err = run(["campaign", action, "--seed", "5", "--file", str(save)], capsys)
+    assert code == 2 and out == "" and not save.exists()
+    assert _lines(err) == [
+        f"skirmish: --seed: only with `campaign play` or `campaign test`, not `campaign {action}`"
+    ]

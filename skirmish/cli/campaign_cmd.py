@@ -71,6 +71,8 @@ def campaign(
         raise UsageProblem(f"--games: only with `campaign test`, not `campaign {action}`")
     if workers is not None and action != "test":
         raise UsageProblem(f"--workers: only with `campaign test`, not `campaign {action}`")
+    if seed is not None and action not in ("play", "test"):  # no game is played: it was ignored
+        raise UsageProblem(f"--seed: only with `campaign play` or `campaign test`, not `campaign {action}`")
     # Else a replay asked for is never written, and `test --bots random` reports heuristic games.
     for flag, value in (("--replay", replay_out), ("--bots", bots)):
         if value is not None and action != "play":
