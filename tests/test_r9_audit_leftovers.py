@@ -317,3 +317,18 @@ def test_r9_audit_a_model_check_an_unknown_key_hid_is_said_too(
     code, _, err = run(["validate", str(bad)], capsys)
     assert code == 2
     assert [line.split(": ")[2] for line in _lines(err)] == ["bogus", "deployment[1].player"], err
+
+
+def test_r9_audit_validate_still_sets_up_the_game_beside_other_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A zone too small for its default troupe is found beside an eclipse turn and an unknown key."""
+    text = _shipped("scenarios", "day_of_black_sun")
+    text = text.replace("\nturns = 6\n", "\nturns = 2\nbogus = 3\n", 1)
+    text = text.replace("[[0, 0], [48, 0], [48, 8], [0, 8]]", "[[0, 0], [2, 0], [2, 2], [0, 2]]", 1)
+    bad = tmp_path / "s.toml"
+    bad.write_text(text, encoding="utf-8")
+    code, _, err = run(["validate", str(bad)], capsys)
+    assert code == 2
+    fields = [line.split(": ")[2] for line in _lines(err)]
+    assert fields[:2] == ["bogus", "special.no_bending_turns"] and fields[2].startswith("deployment"), err

@@ -29,6 +29,7 @@ def _validate_one(path: str, points_limit: int = 0) -> list[Problem]:
 
 def _check_file(path: str, points_limit: int) -> list[Problem]:
     from skirmish.data.loader import (
+        UNKNOWN_KEY,
         add_new,
         check_size,
         detect_kind,
@@ -66,9 +67,11 @@ def _check_file(path: str, points_limit: int) -> list[Problem]:
         scenario, problems = scenario_problems(data, path)
         if scenario is None:
             return problems
+        # A game is only set up on a file whose fields and outlines are sound (an unknown key set
+        # aside hides nothing a game reads).
+        playable = all(p.message == UNKNOWN_KEY for p in problems)
         problems = add_new(problems, file_problems(scenario, path))
-        # A game is only set up on outlines that are real shapes.
-        return add_new(problems, _scenario_troupes(scenario, path, play=not problems))
+        return add_new(problems, _scenario_troupes(scenario, path, play=playable))
     return [
         Problem(
             path,

@@ -308,6 +308,10 @@ def _fold_unions(errors: list[Any]) -> list[Any]:
     return out
 
 
+UNKNOWN_KEY = "unknown key (not part of the format)"
+"""The message of a key the format lacks (a model can still be built without it: `validate_leniently`)."""
+
+
 def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
     problems = []
     for err in _fold_unions(list(exc.errors(include_url=False))):
@@ -322,7 +326,7 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
             problems.append(Problem(name, path or "(top level)", str(ctx.get("message", msg))))
             continue
         if err["type"] == "extra_forbidden":
-            msg = "unknown key (not part of the format)"
+            msg = UNKNOWN_KEY
         elif err["type"] == "missing":
             msg = "required field is missing"
         elif err["type"] == "value_error":
