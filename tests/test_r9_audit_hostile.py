@@ -183,3 +183,17 @@ def test_r9_audit_campaign_refuses_a_seed_it_would_ignore(
     assert _lines(err) == [
         f"skirmish: --seed: only with `campaign play` or `campaign test`, not `campaign {action}`"
     ]
+
+
+def test_r9_audit_campaign_status_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only reading, it made the data folder (`~/.local/share/skirmish`) on a machine that never played."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("SKIRMISH_DATA", str(data))
+    monkeypatch.delenv("SKIRMISH_CAMPAIGN_SAVE", raising=False)
+    code, out, err = run(["campaign", "status", "--json"], capsys)
+    assert code == 0, err
+    assert '"started": false' in out and not data.exists()
+    code, out, err = run(["campaign", "reset"], capsys)
+    assert code == 0 and (data / "campaign.json").is_file(), err

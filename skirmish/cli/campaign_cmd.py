@@ -34,12 +34,24 @@ MAX_WORKERS = 512
 DEFAULT_SAVE = "skirmish-campaign.json"
 
 
-def default_save_path() -> str:
+def default_save_path(create: bool = True) -> str:
     """`$SKIRMISH_CAMPAIGN_SAVE`, else `campaign.json` in the per-user data folder (never the folder
-    the command happens to be started from)."""
-    from skirmish.data.userdirs import default_campaign_save
+    the command happens to be started from), whose folder is made unless `create` is false (`status`
+    only reads: it made `~/.local/share/skirmish` on a machine that never played)."""
+    from skirmish.data.userdirs import data_dir, default_campaign_save
 
-    return os.environ.get("SKIRMISH_CAMPAIGN_SAVE") or str(default_campaign_save())
+    env = os.environ.get("SKIRMISH_CAMPAIGN_SAVE")
+    if env:
+        return env
+    folder = data_dir()
+    try:
+        existing = next((p for p in [folder, *folder.parents] if p.exists()), None)
+        makeable = existing is None or existing.is_dir()
+    except OSError:  # a name the file system refuses (too long): said by trying to make it
+        makeable = False
+    if create or not makeable:
+        return str(default_campaign_save())  # made, or one line saying why it cannot be
+    return str(folder / "campaign.json")
 
 
 def campaign(
@@ -87,7 +99,7 @@ def campaign(
         camp = cp.load_campaign(campaign_name)
         test_boxes(camp, games or 100, seed if seed is not None else 0, workers, json_out)
         return
-    path_arg = file if file is not None else default_save_path()
+    path_arg = file if file is not None else default_save_path(create=action != "status")
     if action == "status":
         if not path_arg.strip():
             raise UsageProblem("--file: the path is empty; give a file name")
@@ -96,7 +108,7 @@ def campaign(
         parent_missing = not _probed("--file", path_arg, parent.is_dir)
         if is_dir:
             raise UsageProblem(f"--file {path}: is a directory; give a file name")
-        if parent_missing:
+        if parent_missing and file is not None:  # the data folder not made yet: nothing played
             raise UsageProblem(f"--file {path}: folder {parent} does not exist")
     else:  # play and reset write the save
         path = output_path(path_arg, "--file")
