@@ -83,13 +83,7 @@ def validate_path(
     checked on this position before and nobody will (a Move: its listing judges straight lines
     with the compiled batch and never asks the memo, and the position changes as it is applied),
     where the key's bytes and the kept entry are all the memo would add."""
-    s = game.state
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
-        raise IllegalAction(rule, "a path is two or more finite points")
-    (x0, y0), (mx, my) = path[0].tolist(), s.xy[m.index].tolist()
-    # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
-    if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
-        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
+    validate_start(game, m, path, rule)
     mover = mover_of(game, m)
     problem = (
         path_problem(game, mover, path, budget, contact_target)
@@ -100,6 +94,17 @@ def validate_path(
     )
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+def validate_start(game: Ctx, m: ModelState, path: np.ndarray, rule: str) -> None:
+    """`validate_path`'s first tests, which every path gets (a listed one too, `do_move`): raise
+    `IllegalAction` unless it is two or more finite points starting at the model."""
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
+        raise IllegalAction(rule, "a path is two or more finite points")
+    (x0, y0), (mx, my) = path[0].tolist(), game.state.xy[m.index].tolist()
+    # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
+    if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
+        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
 
 
 def _finite(path: np.ndarray) -> bool:
