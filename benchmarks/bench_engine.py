@@ -4,8 +4,9 @@
   of ROUNDS passes over seeds 0..GAMES-1 (`games_per_second_rounds`); `_cpu` the
   same per second of process CPU time; `_batch_cpu` the same games with the collector paced as
   troupe testing paces it (`sim.collector.fewer_collections`, what `test-troupes` plays under),
-  CPU time. A library call keeps CPython's default collector, so the first two are what a script
-  playing games gets and the last is what a troupe test's worker gets.
+  each game discarded as `sim.games.play_game` discards it (`Game.discard`), CPU time. A library
+  call keeps CPython's default collector, so the first two are what a script playing games gets
+  and the last is what a troupe test's worker gets.
 - `replay_verify_ms`: re-simulating a default game's replay to its recorded hash (median of 15).
 - `peak_mb`: peak traced Python memory of one game with its full log.
 - `heuristic_vs_random_win_rate`: the heuristic bot against the random bot over BOT_GAMES games,
@@ -61,7 +62,7 @@ def run() -> dict[str, float]:
         with fewer_collections():
             used = time.process_time()
             for seed in range(GAMES):
-                _game(scenario, troupes, seed, ["heuristic", "heuristic"])
+                _game(scenario, troupes, seed, ["heuristic", "heuristic"]).discard()
             batch.append(GAMES / (time.process_time() - used))
     out["games_per_second"] = statistics.median(wall)
     out["games_per_second_cpu"] = statistics.median(cpu)

@@ -8,7 +8,8 @@ notes (`docs/speed.md`) profile and count instructions with.
 POLICY is `heuristic` (scenario-fixed bots keep their own) or `random`. The compiled path finder
 and sight kernel are loaded first and two warm-up games played (seeds 100-101), so the N games
 (seeds 1..N) are the steady state a long troupe test reaches; with N = 0 only that set-up runs,
-which is what callgrind's figures subtract.
+which is what callgrind's figures subtract. Each game is discarded as troupe testing discards it
+(`Game.discard`: freed by reference counting, not left to the collector).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def main(argv: list[str]) -> None:
     def play(seed: int) -> None:
         g = Game(sc, troupes, seed=seed, bots=policies, record_log=False, transactional=False)
         play_out(g, seat_bots(g, policies))
+        if hasattr(g, "discard"):  # as `sim.games.play_game` ends each game (round 9); older trees lack it
+            g.discard()
 
     jit.compiled()
     try:  # a tree from before the compiled sight kernel (round 6) has none

@@ -391,6 +391,7 @@ def goal_moves(game: Game, model: ModelState, goals: Sequence[np.ndarray]) -> li
         move = _movement.listed_move(model.id, _movement.toward(game, model, goal, budget, enemy, gone), seen)
         if move is not None:
             out.append(move)
+    _movement.note_listed(game, model, budget, enemy, gone, [mv.path for mv in out])
     return out
 
 
@@ -399,8 +400,13 @@ def straight_goal_move(game: Game, model: ModelState, goal: np.ndarray) -> Move 
     `goal` (the move `toward` makes when that line is clear and the list keeps it), else None;
     the path search `toward` falls back on is never run here, so asking costs one line check."""
     budget = move_budget(game, model)
-    path = _movement.toward(game, model, goal, budget, game.enemy_mask(model), game.gone_mask(), search=False)
-    return _movement.listed_move(model.id, path, set())
+    enemy, gone = game.enemy_mask(model), game.gone_mask()
+    move = _movement.listed_move(
+        model.id, _movement.toward(game, model, goal, budget, enemy, gone, search=False), set()
+    )
+    if move is not None:
+        _movement.note_listed(game, model, budget, enemy, gone, [move.path])
+    return move
 
 
 def first_move_option(game: Game, model: ModelState, goal: np.ndarray) -> Move | None:

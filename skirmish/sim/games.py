@@ -264,7 +264,7 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
                 counters.abilities[i],
             )
         )
-    return GameRecord(
+    record = GameRecord(
         matchup=matchup,
         index=index,
         seed=seed,
@@ -280,6 +280,8 @@ def play_game(plan: Plan, matchup: int, index: int) -> GameRecord:
         models_b=lines[side_b],
         replay=replay,
     )
+    game.discard()  # freed by reference counting as this returns, not by the collector
+    return record
 
 
 def play_batch(plan: Plan, start: int, stop: int) -> list[GameRecord]:

@@ -83,13 +83,7 @@ def validate_path(
     checked on this position before and nobody will (a Move: its listing judges straight lines
     with the compiled batch and never asks the memo, and the position changes as it is applied),
     where the key's bytes and the kept entry are all the memo would add."""
-    s = game.state
-    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
-        raise IllegalAction(rule, "a path is two or more finite points")
-    (x0, y0), (mx, my) = path[0].tolist(), s.xy[m.index].tolist()
-    # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
-    if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
-        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
+    validate_start(game, m, path, rule)
     mover = mover_of(game, m)
     problem = (
         path_problem(game, mover, path, budget, contact_target)
@@ -100,6 +94,17 @@ def validate_path(
     )
     if problem is not None:
         raise IllegalAction(problem.rule if problem.rule else rule, name_models(game, problem.message))
+
+
+def validate_start(game: Ctx, m: ModelState, path: np.ndarray, rule: str) -> None:
+    """`validate_path`'s first tests, which every path gets (a listed one too, `do_move`): raise
+    `IllegalAction` unless it is two or more finite points starting at the model."""
+    if path.ndim != 2 or path.shape[1] != 2 or len(path) < 2 or not _finite(path):
+        raise IllegalAction(rule, "a path is two or more finite points")
+    (x0, y0), (mx, my) = path[0].tolist(), game.state.xy[m.index].tolist()
+    # A recorded path starts exactly at the model (distance 0 whatever the formula); otherwise hypot.
+    if (x0 != mx or y0 != my) and np.hypot(x0 - mx, y0 - my) > 1e-6:
+        raise IllegalAction(rule, f"the path must start at {m.name}'s position")
 
 
 def _finite(path: np.ndarray) -> bool:
@@ -166,10 +171,16 @@ def place(game: Ctx, m: ModelState, path: np.ndarray) -> None:
 def beside(game: Ctx, m: ModelState, f: ModelState, gap: float = 0.3) -> np.ndarray:
     """The point just short of base contact with `f`, on the side facing `m` (a free goal to path to)."""
     s = game.state
-    d = s.xy[m.index] - s.xy[f.index]
-    n = float(np.hypot(*d))
-    unit = d / n if n > 1e-9 else np.array([0.0, -1.0])
-    return s.xy[f.index] + unit * (s.radii[m.index] + s.radii[f.index] + gap)
+    # Plain floats, the same operations numpy does on the 2-vectors (the differences, numpy's
+    # hypot, the quotients, then `f + unit * (r_m + r_f + gap)` element by element; a test holds
+    # the two equal bit for bit): a dozen small arrays cost more than the sums.
+    mx, my = s.xy[m.index].tolist()
+    fx, fy = s.xy[f.index].tolist()
+    dx, dy = mx - fx, my - fy
+    n = float(np.hypot(dx, dy))
+    ux, uy = (dx / n, dy / n) if n > 1e-9 else (0.0, -1.0)
+    reach = float(s.radii[m.index]) + float(s.radii[f.index]) + gap
+    return np.array([fx + ux * reach, fy + uy * reach])
 
 
 def default_goals(game: Ctx, m: ModelState) -> list[np.ndarray]:
@@ -182,15 +193,18 @@ def goals_among(game: Ctx, m: ModelState, foes: np.ndarray) -> list[np.ndarray]:
     enemy and out-of-play masks already): beside the nearest of them, and the nearest cover."""
     s = game.state
     here = s.xy[m.index]
-    idx = np.flatnonzero(foes)
-    # Kept on every input read below (the mover's place and radius, the foes' places and radii;
-    # the cover points are the table's, held in the entry and compared by identity): one step
-    # lists each model again after every action, and the enemies stand still in its own phase.
-    key = (m.index, here.tobytes(), idx.tobytes(), s.xy[idx].tobytes(), s.radii.tobytes())
+    foes = np.asarray(foes, dtype=bool)
+    # Kept on every input read below (the mover's place and radius, the foes (the mask's bytes
+    # determine which they are), their places (the mask's rows, in model order: the bytes of
+    # `s.xy[flatnonzero(foes)]`) and radii; the cover points are the table's, held in the entry and
+    # compared by identity): one step lists each model again after every action, and the enemies
+    # stand still in its own phase. Which foes they are is worked out only when not kept.
+    key = (m.index, here.tobytes(), foes.tobytes(), s.xy[foes].tobytes(), s.radii.tobytes())
     memo: dict[tuple[object, ...], tuple[object, tuple[np.ndarray, ...]]] = game.memo.setdefault("goals", {})
     hit = memo.get(key)
     if hit is not None and hit[0] is game.table:
         return list(hit[1])
+    idx = np.flatnonzero(foes)
     goals: list[np.ndarray] = []
     # The nearest of each (the first of equals): the same hypot per element as one at a time.
     if len(idx):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,8 +27,10 @@ from skirmish.engine.effects.moving import (
     flies,
     goals_among,
     move_budget,
+    mover_of,
     place,
     validate_path,
+    validate_start,
 )
 
 if TYPE_CHECKING:
@@ -111,7 +114,11 @@ def do_move(game: Ctx, action: Move) -> None:
     refuse(move_refusal(game, m))
     path = np.asarray(action.path, dtype=float)
     budget = move_budget(game, m)
-    validate_path(game, m, path, budget, "R-M2", kept=False)  # a Move's check is asked once
+    if listed_here(game, m, action.path, budget):
+        # Listed as legal on exactly these inputs: `check_path` would answer None (see `listed_here`).
+        validate_start(game, m, path, "R-M2")
+    else:
+        validate_path(game, m, path, budget, "R-M2", kept=False)  # a Move's check is asked once
     place(game, m, path)
     m.moved = True
     if game.logging:
@@ -295,7 +302,9 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
             asked.append(rec)
         k += 1
     found = _listed_paths(game, m.id, start, budget, toward, ends, legal)
-    if goals is None:
+    if goals is not None:
+        note_listed(game, m, budget, enemy, gone, found)
+    else:
         record = _Relisting(
             xy.tobytes(),
             budget,
@@ -471,6 +480,114 @@ def _near_lines(px: float, py: float, lim2: float, sx: float, sy: float, ends: t
         dx = apx - t * abx
         dy = apy - t * aby
         if dx * dx + dy * dy < lim2:
+            return True
+    return False
+
+
+class _Listed:
+    """Paths listed for one model (other than by its default-goals listing, which `_Relisting`
+    holds) and every input `check_path` reads of its move, as they were when they were listed: the
+    table (held, compared by identity), every centre's, the radii's and the enemy and out-of-play
+    masks' bytes, flying and the budget. One tracked object a model, replaced when the inputs
+    differ."""
+
+    __slots__ = ("budget", "enemy", "fly", "gone", "paths", "radii", "table", "xy")
+
+    def __init__(
+        self, table: object, xy: bytes, radii: bytes, enemy: bytes, gone: bytes, fly: bool, budget: float
+    ) -> None:
+        self.table = table
+        self.xy = xy
+        self.radii = radii
+        self.enemy = enemy
+        self.gone = gone
+        self.fly = fly
+        self.budget = budget
+        self.paths: list[MovePath] = []
+
+
+LISTED_PATHS = 64
+"""Paths a `_Listed` record holds at most (the same model listed again and again on one position
+by a bot's goal queries); past it the record starts afresh."""
+
+
+def note_listed(
+    game: Ctx, m: ModelState, budget: float, enemy: np.ndarray, gone: np.ndarray, paths: Sequence[MovePath]
+) -> None:
+    """Remember that `paths` (the very tuples the listed moves hold) were listed for `m` as legal
+    now, with the inputs the listing judged them on (`enemy` and `gone`, the masks it gave its
+    mover, and the game's centres, radii, table and the model's flying): `listed_here` then lets
+    `do_move` skip `check_path` for them while those inputs are exactly the same."""
+    if not paths:
+        return
+    s = game.state
+    table, xy, radii, fly = game.table, s.xy.tobytes(), s.radii.tobytes(), flies(m)
+    en, go = enemy.tobytes(), gone.tobytes()
+    kept: dict[int, _Listed] = game.memo.setdefault("listed", {})
+    rec = kept.get(m.index)
+    if (
+        rec is None
+        or rec.table is not table
+        or rec.xy != xy
+        or rec.radii != radii
+        or rec.enemy != en
+        or rec.gone != go
+        or rec.fly != fly
+        or rec.budget != budget
+        or len(rec.paths) >= LISTED_PATHS
+    ):
+        rec = kept[m.index] = _Listed(table, xy, radii, en, go, fly, budget)
+    rec.paths.extend(paths)
+
+
+_BOOL = np.dtype(bool)
+
+
+def listed_here(game: Ctx, m: ModelState, path: MovePath, budget: float) -> bool:
+    """Whether `path` (the object itself, not an equal one) is one the listing gave for `m` as legal
+    on exactly the inputs `check_path` would read now: the mover `validate_path` checks with
+    (`mover_of`: its table by identity, its centres' and radii's bytes, its enemy and out-of-play
+    masks' bytes, flying) and `budget`. Then `check_path` answers None, as it did (every listed
+    path passes it, which `tests/test_r9_skip_listed_moves.py` holds over real games): the listing
+    judged the path with the same floats (`jit.straight_moves`, or the search's path, which is
+    legal by construction).
+
+    Both records are compared on those inputs themselves, not on a counter or an id, so nothing
+    that changes the position (a move, undo, a restored snapshot, a copied game) can leave one
+    standing for a position it was not made on; a path made by hand is never one of the listed
+    objects, so it is always checked."""
+    mover = mover_of(game, m)
+    enemy, gone = mover.enemy, mover.ignore
+    if enemy is None or gone is None or enemy.dtype is not _BOOL or gone.dtype is not _BOOL:
+        return False
+    table = mover.table
+    # The table's own memo (`_relistings`): its records are of this table.
+    relisting: dict[int, _Relisting] | None = table.memo.get("relisting")  # type: ignore[assignment]
+    listed: dict[int, _Listed] | None = game.memo.get("listed")
+    for rec in (
+        None if relisting is None else relisting.get(m.index),
+        None if listed is None else listed.get(m.index),
+    ):
+        if (
+            rec is not None
+            and _holds(rec.paths, path)
+            and (isinstance(rec, _Relisting) or rec.table is table)
+            and rec.budget == budget
+            and rec.fly == mover.flying
+            and rec.xy == mover.xy.tobytes()
+            and rec.radii == mover.radii.tobytes()
+            and rec.enemy == enemy.tobytes()
+            and rec.gone == gone.tobytes()
+        ):
+            return True
+    return False
+
+
+def _holds(paths: Sequence[MovePath], path: MovePath) -> bool:
+    """Whether `path` is one of `paths` by identity (an equal tuple made elsewhere is not). A
+    plain loop: `any` over a generator costs a frame more."""
+    for p in paths:  # noqa: SIM110
+        if p is path:
             return True
     return False
 
