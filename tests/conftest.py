@@ -23,3 +23,18 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture
+def own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's games play on prepared tables of their own, dropped afterwards. A process keeps
+    its prepared tables (and the memos of searches and listings they carry) across games, so a
+    test that plays real games would otherwise hand its answers to a later test in the same
+    worker that counts fresh searches, or be handed an earlier test's: such counts then depend
+    on which tests ran before."""
+    from collections import OrderedDict
+
+    from skirmish.battlefield import table as table_mod
+
+    monkeypatch.setattr(table_mod, "_CACHE", OrderedDict())
+    monkeypatch.setattr(table_mod, "_CACHE_BY_ID", {})

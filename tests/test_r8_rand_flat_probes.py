@@ -43,6 +43,7 @@ def test_the_flat_near_test_is_near_segment(seed: int) -> None:
         assert near_flat(float(cx), float(cy), lim2, flat) == near_segment(float(cx), float(cy), lim2, probes)
 
 
+@pytest.mark.usefixtures("own_tables")  # fresh searches counted: none answered by earlier tests' memos
 @pytest.mark.parametrize("compiled_on", [True, False])
 @pytest.mark.parametrize(
     "scenario", ["open_battle", "siege_of_ba_sing_se", "four_kingdoms_melee", "the_pursuit"]

@@ -6,27 +6,18 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from helpers_engine import new_game
 
-from skirmish.battlefield import table as table_mod
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
 from skirmish.engine.game import Game
 from skirmish.sim.games import Matchup, Plan, play_game
 
-
-@pytest.fixture(autouse=True)
-def _own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These games play on tables of their own, dropped afterwards: the process's prepared tables
-    (and the memos they carry) stay as the other tests in this worker left them, so a later test
-    that counts fresh searches on a scenario is not handed answers these games worked out."""
-    monkeypatch.setattr(table_mod, "_CACHE", OrderedDict())
-    monkeypatch.setattr(table_mod, "_CACHE_BY_ID", {})
+pytestmark = pytest.mark.usefixtures("own_tables")
 
 
 @pytest.fixture

@@ -3,25 +3,15 @@ the same goals, bit for bit, as the 2-vector formulas and the memo keyed on the 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 import pytest
 from helpers_engine import new_game
 
-from skirmish.battlefield import table as table_mod
 from skirmish.bots.runner import seat_bots
 from skirmish.engine.effects import moving
 from skirmish.engine.game import Game
 
-
-@pytest.fixture(autouse=True)
-def _own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These games play on tables of their own, dropped afterwards: the process's prepared tables
-    (and the memos they carry) stay as the other tests in this worker left them, so a later test
-    that counts fresh searches on a scenario is not handed answers these games worked out."""
-    monkeypatch.setattr(table_mod, "_CACHE", OrderedDict())
-    monkeypatch.setattr(table_mod, "_CACHE_BY_ID", {})
+pytestmark = pytest.mark.usefixtures("own_tables")
 
 
 def _beside_reference(game: Game, m: object, f: object, gap: float = 0.3) -> np.ndarray:

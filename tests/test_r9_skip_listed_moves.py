@@ -10,7 +10,6 @@ apply listed moves after their inputs changed, and hand-made paths, and see them
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,6 @@ import numpy as np
 import pytest
 from helpers_engine import advance_to, assert_illegal, new_game, place, play_bot_games
 
-from skirmish.battlefield import table as table_mod
 from skirmish.battlefield.paths import check_path
 from skirmish.engine import queries
 from skirmish.engine.core.actions import Move
@@ -26,14 +24,7 @@ from skirmish.engine.effects import moving
 from skirmish.engine.effects.moving import move_budget, mover_of
 from skirmish.engine.steps import movement
 
-
-@pytest.fixture(autouse=True)
-def _own_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These games play on tables of their own, dropped afterwards: the process's prepared tables
-    (and the memos they carry) stay as the other tests in this worker left them, so a later test
-    that counts fresh searches on a scenario is not handed answers these games worked out."""
-    monkeypatch.setattr(table_mod, "_CACHE", OrderedDict())
-    monkeypatch.setattr(table_mod, "_CACHE_BY_ID", {})
+pytestmark = pytest.mark.usefixtures("own_tables")
 
 
 PLAYS = [(1, "random"), (2, "heuristic"), (3, "heuristic")]

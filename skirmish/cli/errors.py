@@ -26,6 +26,9 @@ class UsageProblem(Exception):
         self.lines = list(lines)
         super().__init__("\n".join(lines))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), tuple(self.lines), self.__dict__)
+
 
 KEEP = 60
 """Characters kept at each end of an over-long word (a path, a value) shortened in the middle."""

@@ -37,3 +37,8 @@ class DataError(ValueError):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its problems (a worker's error crosses back to the parent whole): the
+        default would rebuild it from the joined text, a string where the list was."""
+        return (type(self), (self.problems,), self.__dict__)

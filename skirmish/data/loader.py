@@ -140,6 +140,9 @@ class RefusedJSON(ValueError):
         super().__init__(why)
         self.field, self.why = field, why
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.field, self.why), self.__dict__)
+
 
 def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """`object_pairs_hook`: a key given twice is refused (json's default keeps the last silently)."""

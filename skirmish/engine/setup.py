@@ -52,7 +52,11 @@ class SetupError(IllegalAction):
 
     def __init__(self, rule: str, field: str, message: str) -> None:
         self.field = field
+        self.detail = message
         super().__init__(rule, f"{field}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.rule, self.field, self.detail), self.__dict__)
 
 
 def _model(game: Game, model: str | ModelState, field: str = "model") -> ModelState:

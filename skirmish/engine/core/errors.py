@@ -13,6 +13,12 @@ class IllegalAction(ValueError):
         self.reason = message
         super().__init__(f"{rule}: {message}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its own arguments: a refusal raised in a troupe test's worker (a bot of
+        one's own choosing an illegal move) crosses back to the parent, where the default
+        (`args`, the one joined string) could not rebuild it and broke the worker pool."""
+        return (type(self), (self.rule, self.reason), self.__dict__)
+
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
