@@ -173,6 +173,78 @@ def point_near(
 
 
 @njit(cache=True)
+def nodes_legal(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    nt: int,
+    m: int,
+    ok: np.ndarray,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    ends: bool,
+) -> None:
+    """ok[:m] for the graph's candidate nodes: on the table and not `point_near` the selected
+    obstacles (`ends_outside=False`); points nt:2nt are the second ends of the bitangents 0:nt,
+    and a bitangent is kept only with both ends, so ok[q] = ok[nt + q] = both, the second end
+    asked only when the first is legal (as `search._graph_py` does; the test is pure).
+
+    `point_near`'s statements are written out in the loop rather than called per point: a call
+    takes its five array arguments' reference counts (NRT_incref / NRT_decref, atomic
+    instructions numba's pruning leaves in), which were about a third of a search's time."""
+    for q in range(m):
+        if nt <= q < 2 * nt and not ok[q - nt]:
+            ok[q] = False
+            continue
+        x = xs[q]
+        y = ys[q]
+        if x < lo or x > hx or y < lo or y > hy:
+            ok[q] = False
+            continue
+        near = False
+        for j in range(bases.shape[0]):
+            if bases[j, 4] < x or bases[j, 3] > x or bases[j, 6] < y or bases[j, 5] > y:
+                continue
+            apx = bases[j, 0] - x
+            apy = bases[j, 1] - y
+            if apx * apx + apy * apy < bases[j, 2]:
+                near = True
+                break
+        k = 0
+        while not near and k < pbox.shape[0]:
+            if not (pbox[k, 2] + tl < x or pbox[k, 0] - tl > x or pbox[k, 3] + tl < y or pbox[k, 1] - tl > y):
+                for e in range(pe0[k], pe1[k]):
+                    apx = x - edges[e, 0]
+                    apy = y - edges[e, 1]
+                    if _d2(apx, apy, edges[e, 2], edges[e, 3], edges[e, 4]) < tl2:
+                        near = True
+                        break
+                    if ends:
+                        if apx * apx + apy * apy < tl2:
+                            near = True
+                            break
+                        rx = edges[e, 5] - x
+                        ry = edges[e, 6] - y
+                        if rx * rx + ry * ry < tl2:
+                            near = True
+                            break
+                if not near and pip(edges, pe0[k], pe1[k], x, y):
+                    near = True
+            k += 1
+        ok[q] = not near
+    for q in range(nt):
+        if not ok[nt + q]:
+            ok[q] = False
+
+
+@njit(cache=True)
 def point_tangents(
     px: float, py: float, cx: np.ndarray, cy: np.ndarray, rad: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
