@@ -126,6 +126,59 @@ def seg_clear(
 
 
 @njit(cache=True)
+def polyline_clear(
+    x0: float,
+    y0: float,
+    pts: np.ndarray,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+) -> bool:
+    """The A* loop's test of an edge drawn as (x0, y0) then pts: every point on the table and
+    every segment `seg_clear(..., ends_outside=True)`, in order, stopping at the first failure.
+
+    `seg_clear`'s statements are written out in the loop rather than called per segment (a call
+    takes its five array arguments' reference counts, atomic instructions; see `nodes_legal`)."""
+    for i in range(pts.shape[0]):
+        x1 = pts[i, 0]
+        y1 = pts[i, 1]
+        if x1 < lo or x1 > hx or y1 < lo or y1 > hy:
+            return False
+        abx = x1 - x0
+        aby = y1 - y0
+        den = abx * abx + aby * aby
+        inv = 1.0 / (1e-300 if den < 1e-300 else den)  # Python's max(den, 1e-300), NaN included
+        lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+        hit = False
+        for j in range(bases.shape[0]):
+            if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
+                continue
+            if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
+                hit = True
+                break
+        k = 0
+        while not hit and k < pbox.shape[0]:
+            far = pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix
+            far = far or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy
+            if not far and edges_near(edges, pe0[k], pe1[k], x0, y0, x1, y1, abx, aby, inv, tl2):
+                hit = True
+            k += 1
+        if hit:
+            return False
+        x0 = x1
+        y0 = y1
+    return True
+
+
+@njit(cache=True)
 def point_near(
     x: float,
     y: float,

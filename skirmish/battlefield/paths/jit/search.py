@@ -18,7 +18,7 @@ from skirmish.battlefield.paths.jit.kernel import (
     nodes_legal,
     point_near,
     point_tangents,
-    seg_clear,
+    polyline_clear,
     stable_order,
 )
 
@@ -343,6 +343,7 @@ def astar(
     # Every expansion pushes at most 4 + n_ring entries (the start's also its n - 1 children).
     cap = 1 + n + n * (4 + n_ring)
     heap = np.empty((cap, 5))
+    one = np.empty((1, 2))  # a one-point edge's pts (copied into gbuf when kept): no allocation a pop
     size = 0
     _hpush(heap, size, hl[0], 0, -1, 0, 0.0)
     size += 1
@@ -359,11 +360,11 @@ def astar(
                 dy = y0 - gy
                 dc = hypot(dx, dy)
                 kk = goal_r / dc if dc > 0 else 0.0
-                pts = np.empty((1, 2))
+                pts = one
                 pts[0, 0] = gx + dx * kk
                 pts[0, 1] = gy + dy * kk
             elif v > n - 1:
-                pts = np.empty((1, 2))
+                pts = one
                 pts[0, 0] = ring[v - n, 0]
                 pts[0, 1] = ring[v - n, 1]
             elif turn:
@@ -372,23 +373,13 @@ def astar(
                 sweep = (node_ang[v] - a0) * turn % two_pi
                 pts = arc(cx[j], cy[j], rad[j], a0, sweep, turn, px[v], py[v], arc_tol)
             else:
-                pts = np.empty((1, 2))
+                pts = one
                 pts[0, 0] = px[v]
                 pts[0, 1] = py[v]
-            blocked = False
-            for i in range(pts.shape[0]):
-                x1 = pts[i, 0]
-                y1 = pts[i, 1]
-                if x1 < lo or x1 > hx or y1 < lo or y1 > hy:
-                    blocked = True
-                    break
-                if not seg_clear(x0, y0, x1, y1, bases, edges, pbox, pe0, pe1, tl, tl2, True):
-                    blocked = True
-                    break
-                x0 = x1
-                y0 = y1
-            if blocked:
+            if not polyline_clear(x0, y0, pts, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2):
                 continue
+            x0 = pts[pts.shape[0] - 1, 0]
+            y0 = pts[pts.shape[0] - 1, 1]
             if v == fin and point_near(x0, y0, bases, edges, pbox, pe0, pe1, tl, tl2, False, True):
                 continue
             parent[v] = u
