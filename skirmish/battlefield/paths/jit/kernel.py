@@ -126,6 +126,59 @@ def seg_clear(
 
 
 @njit(cache=True)
+def polyline_clear(
+    x0: float,
+    y0: float,
+    pts: np.ndarray,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+) -> bool:
+    """The A* loop's test of an edge drawn as (x0, y0) then pts: every point on the table and
+    every segment `seg_clear(..., ends_outside=True)`, in order, stopping at the first failure.
+
+    `seg_clear`'s statements are written out in the loop rather than called per segment (a call
+    takes its five array arguments' reference counts, atomic instructions; see `nodes_legal`)."""
+    for i in range(pts.shape[0]):
+        x1 = pts[i, 0]
+        y1 = pts[i, 1]
+        if x1 < lo or x1 > hx or y1 < lo or y1 > hy:
+            return False
+        abx = x1 - x0
+        aby = y1 - y0
+        den = abx * abx + aby * aby
+        inv = 1.0 / (1e-300 if den < 1e-300 else den)  # Python's max(den, 1e-300), NaN included
+        lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+        hit = False
+        for j in range(bases.shape[0]):
+            if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
+                continue
+            if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
+                hit = True
+                break
+        k = 0
+        while not hit and k < pbox.shape[0]:
+            far = pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix
+            far = far or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy
+            if not far and edges_near(edges, pe0[k], pe1[k], x0, y0, x1, y1, abx, aby, inv, tl2):
+                hit = True
+            k += 1
+        if hit:
+            return False
+        x0 = x1
+        y0 = y1
+    return True
+
+
+@njit(cache=True)
 def point_near(
     x: float,
     y: float,
@@ -170,6 +223,78 @@ def point_near(
         if not ends_outside and pip(edges, pe0[k], pe1[k], x, y):
             return True
     return False
+
+
+@njit(cache=True)
+def nodes_legal(
+    xs: np.ndarray,
+    ys: np.ndarray,
+    nt: int,
+    m: int,
+    ok: np.ndarray,
+    lo: float,
+    hx: float,
+    hy: float,
+    bases: np.ndarray,
+    edges: np.ndarray,
+    pbox: np.ndarray,
+    pe0: np.ndarray,
+    pe1: np.ndarray,
+    tl: float,
+    tl2: float,
+    ends: bool,
+) -> None:
+    """ok[:m] for the graph's candidate nodes: on the table and not `point_near` the selected
+    obstacles (`ends_outside=False`); points nt:2nt are the second ends of the bitangents 0:nt,
+    and a bitangent is kept only with both ends, so ok[q] = ok[nt + q] = both, the second end
+    asked only when the first is legal (as `search._graph_py` does; the test is pure).
+
+    `point_near`'s statements are written out in the loop rather than called per point: a call
+    takes its five array arguments' reference counts (NRT_incref / NRT_decref, atomic
+    instructions numba's pruning leaves in), which were about a third of a search's time."""
+    for q in range(m):
+        if nt <= q < 2 * nt and not ok[q - nt]:
+            ok[q] = False
+            continue
+        x = xs[q]
+        y = ys[q]
+        if x < lo or x > hx or y < lo or y > hy:
+            ok[q] = False
+            continue
+        near = False
+        for j in range(bases.shape[0]):
+            if bases[j, 4] < x or bases[j, 3] > x or bases[j, 6] < y or bases[j, 5] > y:
+                continue
+            apx = bases[j, 0] - x
+            apy = bases[j, 1] - y
+            if apx * apx + apy * apy < bases[j, 2]:
+                near = True
+                break
+        k = 0
+        while not near and k < pbox.shape[0]:
+            if not (pbox[k, 2] + tl < x or pbox[k, 0] - tl > x or pbox[k, 3] + tl < y or pbox[k, 1] - tl > y):
+                for e in range(pe0[k], pe1[k]):
+                    apx = x - edges[e, 0]
+                    apy = y - edges[e, 1]
+                    if _d2(apx, apy, edges[e, 2], edges[e, 3], edges[e, 4]) < tl2:
+                        near = True
+                        break
+                    if ends:
+                        if apx * apx + apy * apy < tl2:
+                            near = True
+                            break
+                        rx = edges[e, 5] - x
+                        ry = edges[e, 6] - y
+                        if rx * rx + ry * ry < tl2:
+                            near = True
+                            break
+                if not near and pip(edges, pe0[k], pe1[k], x, y):
+                    near = True
+            k += 1
+        ok[q] = not near
+    for q in range(nt):
+        if not ok[nt + q]:
+            ok[q] = False
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, pip, point_near
+from skirmish.battlefield.paths.jit.kernel import _d2, edges_near, nodes_legal, pip, point_near
 from skirmish.battlefield.paths.jit.search import astar
 from skirmish.battlefield.paths.jit.straight import straight_moves, straight_moves_at
 
@@ -27,10 +27,7 @@ __all__ = ["astar", "legal_points", "search_now", "straight_moves", "straight_mo
 
 @njit(cache=True)
 def _hits(
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
+    path: np.ndarray,
     bases: np.ndarray,
     edges: np.ndarray,
     pbox: np.ndarray,
@@ -43,32 +40,40 @@ def _hits(
     hit_b: np.ndarray,
     hit_t: np.ndarray,
 ) -> None:
-    """`kernel._seg_hits(..., ends_outside=False, first=False)` over the obstacles not skipped:
-    marks in `hit_b` / `hit_t` each base and piece the segment comes too close to."""
-    abx = x1 - x0
-    aby = y1 - y0
-    den = abx * abx + aby * aby
-    inv = 1.0 / (1e-300 if den < 1e-300 else den)  # Python's max(den, 1e-300), NaN included
-    lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
-    loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
-    for j in range(bases.shape[0]):
-        if skip_b[j] or hit_b[j]:
-            continue
-        if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
-            continue
-        if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
-            hit_b[j] = True
-    for k in range(pbox.shape[0]):
-        if skip_t[k] or hit_t[k]:
-            continue
-        if pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy:
-            continue
-        if (
-            edges_near(edges, pe0[k], pe1[k], x0, y0, x1, y1, abx, aby, inv, tl2)
-            or pip(edges, pe0[k], pe1[k], x0, y0)
-            or pip(edges, pe0[k], pe1[k], x1, y1)
-        ):
-            hit_t[k] = True
+    """`kernel._seg_hits(..., ends_outside=False, first=False)` of each segment of the polyline
+    `path` over the obstacles not skipped: marks in `hit_b` / `hit_t` each base and piece one
+    comes too close to (one call a polyline: a call takes its array arguments' reference counts,
+    atomic instructions)."""
+    for i in range(path.shape[0] - 1):
+        x0 = path[i, 0]
+        y0 = path[i, 1]
+        x1 = path[i + 1, 0]
+        y1 = path[i + 1, 1]
+        abx = x1 - x0
+        aby = y1 - y0
+        den = abx * abx + aby * aby
+        inv = 1.0 / (1e-300 if den < 1e-300 else den)  # Python's max(den, 1e-300), NaN included
+        lox, hix = (x0, x1) if x0 <= x1 else (x1, x0)
+        loy, hiy = (y0, y1) if y0 <= y1 else (y1, y0)
+        for j in range(bases.shape[0]):
+            if skip_b[j] or hit_b[j]:
+                continue
+            if bases[j, 4] < lox or bases[j, 3] > hix or bases[j, 6] < loy or bases[j, 5] > hiy:
+                continue
+            if _d2(bases[j, 0] - x0, bases[j, 1] - y0, abx, aby, inv) < bases[j, 2]:
+                hit_b[j] = True
+        for k in range(pbox.shape[0]):
+            if skip_t[k] or hit_t[k]:
+                continue
+            far = pbox[k, 2] + tl < lox or pbox[k, 0] - tl > hix
+            if far or pbox[k, 3] + tl < loy or pbox[k, 1] - tl > hiy:
+                continue
+            if (
+                edges_near(edges, pe0[k], pe1[k], x0, y0, x1, y1, abx, aby, inv, tl2)
+                or pip(edges, pe0[k], pe1[k], x0, y0)
+                or pip(edges, pe0[k], pe1[k], x1, y1)
+            ):
+                hit_t[k] = True
 
 
 @njit(cache=True)
@@ -109,11 +114,13 @@ def legal_points(
     tl2: float,
     ends: bool,
 ) -> np.ndarray:
-    """`check._legal_points` against every obstacle, point by point (`_legal`; `ends` as
-    `_blocked` picks it for the batch's size): the planners' goal and ring tests in one call."""
+    """`check._legal_points` against every obstacle, point by point (`_legal`'s test, written
+    out in `kernel.nodes_legal`; `ends` as `_blocked` picks it for the batch's size): the
+    planners' goal and ring tests in one call."""
     out = np.empty(pts.shape[0], dtype=np.bool_)
-    for i in range(pts.shape[0]):
-        out[i] = _legal(pts[i, 0], pts[i, 1], lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends)
+    xs = np.ascontiguousarray(pts[:, 0])
+    ys = np.ascontiguousarray(pts[:, 1])
+    nodes_legal(xs, ys, 0, pts.shape[0], out, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends)
     return out
 
 
@@ -130,6 +137,14 @@ def _add(probes: np.ndarray, n: int, x0: float, y0: float, x1: float, y1: float)
     probes[n, 1] = y0
     probes[n, 2] = x1
     probes[n, 3] = y1
+    return probes
+
+
+@njit(cache=True)
+def _add_path(probes: np.ndarray, n: int, path: np.ndarray) -> np.ndarray:
+    """Probes n, n + 1, ...: the segments of `path` in order (`_add` each, in one call)."""
+    for i in range(path.shape[0] - 1):
+        probes = _add(probes, n + i, path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1])
     return probes
 
 
@@ -201,7 +216,12 @@ def search_now(
         probes = _add(probes, nprobe, sx, sy, x1, y1)
         probes = _add(probes, nprobe + 1, x1, y1, x1, y1)
         nprobe += 2
-        _hits(sx, sy, x1, y1, bases, edges, pbox, pe0, pe1, tl, tl2, none_b, none_t, inc_b, inc_t)
+        seg = np.empty((2, 2))
+        seg[0, 0] = sx
+        seg[0, 1] = sy
+        seg[1, 0] = x1
+        seg[1, 1] = y1
+        _hits(seg, bases, edges, pbox, pe0, pe1, tl, tl2, none_b, none_t, inc_b, inc_t)
         if _legal(x1, y1, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, True) and direct_lands:
             if not inc_b.any() and not inc_t.any():
                 if dc > 1e-12:
@@ -225,15 +245,16 @@ def search_now(
     if goal_r > 0:
         nr = unit.shape[0]
         ends_ring = nr * (nb + npc) <= blocked_small
-        keep = np.zeros(nr, dtype=np.bool_)
+        qxs = np.empty(nr)
+        qys = np.empty(nr)
         for r in range(nr):
-            qx = gx + goal_r * unit[r, 0]
-            qy = gy + goal_r * unit[r, 1]
-            probes = _add(probes, nprobe, qx, qy, qx, qy)
+            qxs[r] = gx + goal_r * unit[r, 0]
+            qys[r] = gy + goal_r * unit[r, 1]
+            probes = _add(probes, nprobe, qxs[r], qys[r], qxs[r], qys[r])
             nprobe += 1
-            keep[r] = (
-                _legal(qx, qy, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_ring) and ring_lands[r]
-            )
+        keep = np.empty(nr, dtype=np.bool_)
+        nodes_legal(qxs, qys, 0, nr, keep, lo, hx, hy, bases, edges, pbox, pe0, pe1, tl, tl2, ends_ring)
+        keep &= ring_lands
         ring = np.empty((keep.sum(), 2))
         q = 0
         for r in range(nr):
@@ -300,17 +321,12 @@ def search_now(
         nend += 1
         if path.shape[0] == 1:
             return True, path, probes[:nprobe], _included(inc_b), ends[:nend]
-        for i in range(path.shape[0] - 1):
-            probes = _add(probes, nprobe, path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1])
-            nprobe += 1
+        probes = _add_path(probes, nprobe, path)
+        nprobe += path.shape[0] - 1
         # Only the obstacles left out can add to the graph.
         new_b[:] = False
         new_t[:] = False
-        for i in range(path.shape[0] - 1):
-            _hits(
-                path[i, 0], path[i, 1], path[i + 1, 0], path[i + 1, 1], bases, edges, pbox, pe0, pe1,
-                tl, tl2, inc_b, inc_t, new_b, new_t,
-            )  # fmt: skip
+        _hits(path, bases, edges, pbox, pe0, pe1, tl, tl2, inc_b, inc_t, new_b, new_t)
         if not new_b.any() and not new_t.any():
             return True, path, probes[:nprobe], _included(inc_b), ends[:nend]
         inc_b |= new_b
