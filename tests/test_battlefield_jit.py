@@ -279,40 +279,6 @@ def test_r_t1_games_without_numba_are_the_same_bytes_as_with_it() -> None:
     assert all(len(h) == len(hashlib.sha256().hexdigest()) for h in on["games"])
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_the_compiled_heap_pops_what_heapq_pops(seed: int) -> None:
-    """Entries (f, v, u, turn, c) with many ties in every item, pushed and popped interleaved:
-    the same order as `heapq` (its sift algorithm on Python's tuple comparison)."""
-    import heapq
-
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 300))
-    f = rng.choice([0.0, -0.0, 1.0, 1.5, 2.0], n)
-    c = rng.choice([0.0, 0.5, 1.0], n)
-    ints = rng.integers(-1, 3, (n, 3))
-    heap, size = np.empty(n, dtype=np.int64), 0
-    hf, hi, hc = np.empty(n), np.empty((n, 3), dtype=np.int64), np.empty(n)
-    ref: list[tuple[float, int, int, int, float]] = []
-    got, want = [], []
-    for e in range(n):
-        v, u, turn = ints[e].tolist()
-        js._push(heap, size, e, float(f[e]), v, u, turn, float(c[e]), hf, hi, hc)
-        size += 1
-        heapq.heappush(ref, (float(f[e]), v, u, turn, float(c[e])))
-        while size and rng.random() < 0.4:
-            top = js._pop(heap, size, hf, hi, hc)
-            size -= 1
-            got.append((hf[top], *hi[top].tolist(), hc[top]))
-            want.append(heapq.heappop(ref))
-    while size:
-        top = js._pop(heap, size, hf, hi, hc)
-        size -= 1
-        got.append((hf[top], *hi[top].tolist(), hc[top]))
-        want.append(heapq.heappop(ref))
-    assert [np.array(g).tobytes() for g in got] == [np.array(w).tobytes() for w in want]
-
-
 def test_numba_is_loaded_only_after_the_first_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process runs its first JIT_AFTER searches with the reference (loading numba costs about
     what that many compiled searches save), then compiled."""
