@@ -20,6 +20,7 @@ import typing
 from typing import Any
 
 from skirmish.cli.errors import UsageProblem, clip
+from skirmish.cli.repeats import option_values
 
 WHOLE = re.compile(r"[+-]?[0-9]+")
 DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -108,27 +109,10 @@ def number_problems(cmd: Any, args: list[str]) -> list[str]:
     kinds = _kinds(cmd)
     if not kinds:
         return []
-    takes_value = {
-        name
-        for p in getattr(cmd, "params", [])
-        if getattr(p, "param_type_name", "") == "option" and not getattr(p, "is_flag", False)
-        for name in p.opts
-    }
     problems: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            break
-        name, value = arg, None
-        if arg.startswith("--") and "=" in arg:
-            name, value = arg.split("=", 1)
-        elif name in takes_value:
-            value = args[i + 1] if i + 1 < len(args) else None
-            i += 1
-        i += 1
+    for name, value in option_values(cmd, args):
         kind = kinds.get(name)
-        if kind is None or value is None:
+        if kind is None:
             continue
         if kind == "decimal":
             problem = decimal_problem(name, value)

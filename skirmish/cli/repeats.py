@@ -10,6 +10,7 @@ left alone, and so is a flag repeated with the same value. `--option` has its ow
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from skirmish.cli.errors import UsageProblem
@@ -44,23 +45,21 @@ def _one_value_options(cmd: Any) -> dict[str, Any]:
     return found
 
 
-def repeated_values(cmd: Any, args: list[str]) -> list[str]:
-    """The problems of `args` (a leaf command's arguments): one line per flag given two values."""
-    options = _one_value_options(cmd)
+def option_values(cmd: Any, args: list[str]) -> Iterator[tuple[str, str]]:
+    """Each (spelling, value) an option of `cmd` is given in `args` (a leaf command's arguments),
+    in order, as the parser reads them: `--flag=value` or `--flag value` for an option that takes
+    a value, nothing after `--`. The one walk the repeated-flag and number checks both read."""
     takes_value = {
         name
         for p in getattr(cmd, "params", [])
         if getattr(p, "param_type_name", "") == "option" and not getattr(p, "is_flag", False)
         for name in p.opts
     }
-    seen: dict[str, str] = {}  # param name -> its first value
-    told: set[str] = set()
-    problems: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
-            break
+            return
         name, value = arg, None
         if arg.startswith("--") and "=" in arg:
             name, value = arg.split("=", 1)
@@ -68,8 +67,19 @@ def repeated_values(cmd: Any, args: list[str]) -> list[str]:
             value = args[i + 1] if i + 1 < len(args) else None
             i += 1
         i += 1
+        if value is not None:
+            yield name, value
+
+
+def repeated_values(cmd: Any, args: list[str]) -> list[str]:
+    """The problems of `args` (a leaf command's arguments): one line per flag given two values."""
+    options = _one_value_options(cmd)
+    seen: dict[str, str] = {}  # param name -> its first value
+    told: set[str] = set()
+    problems: list[str] = []
+    for name, value in option_values(cmd, args):
         param = options.get(name)
-        if param is None or value is None:
+        if param is None:
             continue
         first = seen.setdefault(param.name, value)
         if first != value and param.name not in told:
