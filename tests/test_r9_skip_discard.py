@@ -75,6 +75,7 @@ def test_r9_skip_a_played_game_is_a_cycle_until_discarded(no_collector: None) ->
     assert (g.state.turn, g.over) == (turn, over)
     with pytest.raises(AttributeError):
         _ = g.rules.game
+    g.discard()  # a second call does nothing
     ref = weakref.ref(g)
     del g
     assert ref() is None

@@ -339,8 +339,9 @@ class Game(TableQueries, Snapshots):
         default game) the moment the caller lets go of it, instead of the cyclic collector finding
         them at a later collection (`sim.games.play_game` calls it: a troupe test's worker spends
         a third of the collector's time on dead games otherwise). The state can still be read; the
-        game must not be played or asked rules questions afterwards."""
-        del self.rules.game
+        game must not be played or asked rules questions afterwards. A second call does nothing."""
+        if hasattr(self.rules, "game"):
+            del self.rules.game
 
     @property
     def can_undo(self) -> bool:
