@@ -68,15 +68,19 @@ def user_files(kind: str) -> list[Path]:
     """The user's own files of `kind` in the per-user data folder (`skirmish list` shows them after
     the shipped ones), sorted by name; a name a shipped file already has is left out, so a user file
     can never change what a shipped name means (golden replays, scenario defaults)."""
+    taken = {p.stem for p in shipped(kind)}
+    return [p for p in _user_tomls(kind) if p.stem not in taken and not unnamed(p)]
+
+
+def _user_tomls(kind: str) -> list[Path]:
+    """Every TOML file of `kind` in the per-user data folder, sorted by name: what `user_files`,
+    `unlisted` and `shadowed` each sort out."""
     from skirmish.data.userdirs import user_content
 
     folder = user_content(kind)
     if not folder.is_dir():
         return []
-    taken = {p.stem for p in shipped(kind)}
-    return [
-        p for p in sorted(folder.glob("*.toml")) if p.stem not in taken and p.is_file() and not unnamed(p)
-    ]
+    return [p for p in sorted(folder.glob("*.toml")) if p.is_file()]
 
 
 def unnamed(path: Path) -> bool:
@@ -90,25 +94,15 @@ def unnamed(path: Path) -> bool:
 def unlisted(kind: str) -> list[Path]:
     """The user's files of `kind` that `user_files` leaves out because their name has white space
     (`unnamed`), which `skirmish list` says it skipped."""
-    from skirmish.data.userdirs import user_content
-
-    folder = user_content(kind)
-    if not folder.is_dir():
-        return []
-    return [p for p in sorted(folder.glob("*.toml")) if unnamed(p) and p.is_file()]
+    return [p for p in _user_tomls(kind) if unnamed(p)]
 
 
 def shadowed(kind: str) -> list[Path]:
     """The user's files of `kind` that `user_files` leaves out because a shipped file has their name
     (`skirmish list` says it skipped them: a copy of `team_avatar.toml` edited in the data folder
     is never what `team_avatar` means)."""
-    from skirmish.data.userdirs import user_content
-
-    folder = user_content(kind)
-    if not folder.is_dir():
-        return []
     taken = {p.stem for p in shipped(kind)}
-    return [p for p in sorted(folder.glob("*.toml")) if p.stem in taken and p.is_file()]
+    return [p for p in _user_tomls(kind) if p.stem in taken]
 
 
 def searched(kind: str) -> list[Path]:
