@@ -340,12 +340,17 @@ def validation_problems(exc: ValidationError, name: str) -> list[Problem]:
     return problems
 
 
+def _strict(model: type[M], data: Any) -> M:
+    """`model` from `data`, validated as strict JSON so a string is never coerced into a number or
+    a bool (`hp = "3"`, `flying = "yes"` are errors), while enums still accept their string values.
+    TOML dates, which JSON lacks, become strings and so fail wherever a number is expected. Raises
+    pydantic's `ValidationError`."""
+    return model.model_validate_json(json.dumps(data, default=str), strict=True)
+
+
 def validate_model(model: type[M], data: dict[str, Any], name: str) -> M:
-    # Validated as strict JSON so a string is never coerced into a number or a bool (`hp = "3"`,
-    # `flying = "yes"` are errors), while enums still accept their string values. TOML dates,
-    # which JSON lacks, become strings and so fail wherever a number is expected.
     try:
-        return model.model_validate_json(json.dumps(data, default=str), strict=True)
+        return _strict(model, data)
     except ValidationError as exc:
         raise DataError(validation_problems(exc, name)) from None
 
@@ -356,7 +361,7 @@ def validate_leniently(model: type[M], data: dict[str, Any], name: str) -> tuple
     (a misspelt key hides nothing else: the next stages, the armoury names, the polygons, the
     building rules, still run on the rest); None when other fields are wrong too."""
     try:
-        return model.model_validate_json(json.dumps(data, default=str), strict=True), []
+        return _strict(model, data), []
     except ValidationError as exc:
         problems = validation_problems(exc, name)
         unknown = [tuple(e["loc"]) for e in exc.errors() if e["type"] == "extra_forbidden"]
@@ -369,7 +374,7 @@ def validate_leniently(model: type[M], data: dict[str, Any], name: str) -> tuple
             for part in loc[:-1]:
                 node = node[part]
             del node[loc[-1]]
-        return model.model_validate_json(json.dumps(trimmed), strict=True), problems
+        return _strict(model, trimmed), problems
     except ValidationError as hidden:  # a model check the unknown keys hid: said in this run too
         return None, add_new(problems, validation_problems(hidden, name))
     except (LookupError, TypeError):  # a location inside something other than a table
@@ -418,17 +423,23 @@ def check_troupe_references(troupe: Troupe, name: str) -> list[Problem]:
         arm = troupe_armoury(troupe)
     except ValidationError as exc:
         return [Problem(name, "armoury." + p.field, p.message) for p in validation_problems(exc, name)]
-    known = {
-        "armour": set(arm.armour_by_name()),
-        "shield": set(arm.shield_by_name()),
-        "weapon": set(arm.weapon_by_name()),
-        "ability": set(arm.ability_by_name()),
-    }
+    known = _names(arm)
     uses = [
         (i, e.profile.armour, e.profile.shield, list(e.profile.weapons), list(e.profile.abilities))
         for i, e in enumerate(troupe.models)
     ]
     return _unknown_items(uses, known, name)
+
+
+def _names(arm: Armoury) -> dict[str, set[str]]:
+    """The armoury's item names by kind (`armour`, `shield`, `weapon`, `ability`): what a profile
+    may name."""
+    return {
+        "armour": set(arm.armour_by_name()),
+        "shield": set(arm.shield_by_name()),
+        "weapon": set(arm.weapon_by_name()),
+        "ability": set(arm.ability_by_name()),
+    }
 
 
 Uses = Sequence[tuple[int, object, object, Sequence[object], Sequence[object]]]
@@ -462,13 +473,7 @@ def raw_reference_problems(data: dict[str, Any], name: str) -> list[Problem]:
     no troupe to check: each name a profile gives as a string must be in the standard armoury or
     named by an item of the file's own `armoury` (valid or not: an item the schema refuses is
     reported there, not again as missing)."""
-    std = standard_armoury()
-    known = {
-        "armour": set(std.armour_by_name()),
-        "shield": set(std.shield_by_name()),
-        "weapon": set(std.weapon_by_name()),
-        "ability": set(std.ability_by_name()),
-    }
+    known = _names(standard_armoury())
     own = data.get("armoury")
     if isinstance(own, dict):
         for key, kind in (
