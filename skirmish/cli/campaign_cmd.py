@@ -278,11 +278,12 @@ def test_boxes(camp: Campaign, games: int, seed: int, workers: int | None, json_
     from skirmish.engine import campaign as cp
     from skirmish.rules.dice import derive_seed
     from skirmish.sim.executors import default_workers, make_executor
-    from skirmish.sim.games import Matchup, Plan, default_batch_size
+    from skirmish.sim.games import Matchup, Plan, batches, default_batch_size
     from skirmish.sim.run import run
 
     n_workers = workers if workers is not None else default_workers()
-    n_workers = min(n_workers, -(-games // default_batch_size(games)))  # never more than a Box's batches
+    size = default_batch_size(games)
+    n_workers = min(n_workers, len(batches(games, size)))  # never more than a Box's batches
     boxes = []
     with make_executor("local", n_workers) as ex:
         for i, ch in enumerate(camp.chapters):
@@ -296,7 +297,7 @@ def test_boxes(camp: Campaign, games: int, seed: int, workers: int | None, json_
                 derive_seed(seed, i + 1),
                 scenario_arg=camp.scenario,
             )
-            result = run(plan, games, ex, batch_size=default_batch_size(games), window=max(4, 3 * n_workers))
+            result = run(plan, games, ex, batch_size=size, window=max(4, 3 * n_workers))
             t = result.tallies[0]
             lo, hi = t.ci95_a()
             boxes.append(

@@ -78,7 +78,7 @@ def run_test_troupes(
     from itertools import combinations
 
     from skirmish.sim.executors import ExecutorUnavailable, default_workers, make_executor
-    from skirmish.sim.games import Matchup, Plan, default_batch_size
+    from skirmish.sim.games import Matchup, Plan, batches, default_batch_size
     from skirmish.sim.run import run, width_rule
 
     if round_robin:
@@ -134,7 +134,7 @@ def run_test_troupes(
         try:
             # No more local processes than there are batches to play: `--games 2 --workers 64` forked
             # 64 processes for one batch (the results never depend on the worker count).
-            tasks = len(matchups) * -(-games // size)
+            tasks = len(matchups) * len(batches(games, size))
             pool = min(n_workers, tasks) if executor == "local" else n_workers
             own_bots = {
                 "--bots": bots,
