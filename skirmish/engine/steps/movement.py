@@ -528,16 +528,26 @@ def note_listed(
     if (
         rec is None
         or rec.table is not table
-        or rec.xy != xy
-        or rec.radii != radii
-        or rec.enemy != en
-        or rec.gone != go
-        or rec.fly != fly
-        or rec.budget != budget
+        or not _judged_on(rec, xy, radii, en, go, fly, budget)
         or len(rec.paths) >= LISTED_PATHS
     ):
         rec = kept[m.index] = _Listed(table, xy, radii, en, go, fly, budget)
     rec.paths.extend(paths)
+
+
+def _judged_on(
+    rec: _Listed | _Relisting, xy: bytes, radii: bytes, enemy: bytes, gone: bytes, fly: bool, budget: float
+) -> bool:
+    """Whether a record of listed paths (either kind) was made on exactly these inputs of
+    `check_path` (the table aside, which each kind holds in its own way)."""
+    return (
+        rec.budget == budget
+        and rec.fly == fly
+        and rec.xy == xy
+        and rec.radii == radii
+        and rec.enemy == enemy
+        and rec.gone == gone
+    )
 
 
 _BOOL = np.dtype(bool)
@@ -572,12 +582,15 @@ def listed_here(game: Ctx, m: ModelState, path: MovePath, budget: float) -> bool
             rec is not None
             and _holds(rec.paths, path)
             and (isinstance(rec, _Relisting) or rec.table is table)
-            and rec.budget == budget
-            and rec.fly == mover.flying
-            and rec.xy == mover.xy.tobytes()
-            and rec.radii == mover.radii.tobytes()
-            and rec.enemy == enemy.tobytes()
-            and rec.gone == gone.tobytes()
+            and _judged_on(
+                rec,
+                mover.xy.tobytes(),
+                mover.radii.tobytes(),
+                enemy.tobytes(),
+                gone.tobytes(),
+                mover.flying,
+                budget,
+            )
         ):
             return True
     return False
