@@ -18,6 +18,7 @@ import pytest
 from helpers_engine import advance_to, assert_illegal, new_game, place, play_bot_games
 
 from skirmish.battlefield.paths import check_path
+from skirmish.data.catalogue import shipped
 from skirmish.engine import queries
 from skirmish.engine.core.actions import Move
 from skirmish.engine.effects import moving
@@ -28,18 +29,8 @@ pytestmark = pytest.mark.usefixtures("own_tables")
 
 
 PLAYS = [(1, "random"), (2, "heuristic"), (3, "heuristic")]
-SCENARIOS = [
-    "open_battle",
-    "four_kingdoms_melee",
-    "siege_of_ba_sing_se",
-    "hold_the_zones",
-    "escort_the_avatar",
-    "day_of_black_sun",
-    "the_pursuit",
-    "avatar_duel",
-    "avatar_council_of_four",
-    "avatar_trial_of_three",
-]
+SCENARIOS = [p.stem for p in shipped("scenarios")]
+"""Every shipped scenario (a new one is swept too)."""
 
 
 def _checker(seen: set[tuple[object, ...]], counts: dict[str, int]) -> Callable[[Any, Any, Any], None]:
