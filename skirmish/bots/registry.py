@@ -75,6 +75,11 @@ def _load(path: str, policy: str) -> Any:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
         raise UnknownPolicy(f"bot policy {policy!r}: cannot import {module_name!r} ({exc})") from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the named module failed as it ran
+        # A module that raises or calls sys.exit() at import is a bad policy, not the caller's crash
+        # (nor the end of a troupe test's worker).
+        why = f"SystemExit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+        raise UnknownPolicy(f"bot policy {policy!r}: importing it failed ({why})") from None
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
@@ -97,7 +102,7 @@ def resolve(policy: str) -> BotFactory:
             raise UnknownPolicy(f"unknown bot policy {policy!r} (known: {describe()})")
         try:
             factory = ep.load()
-        except Exception as exc:  # a broken plugin is bad input, not a crash
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a broken plugin is bad input, not a crash
             problem = f"bot policy {policy!r}: entry point {ep.value!r} fails to load ({exc})"
             raise UnknownPolicy(problem) from None
     if not callable(factory) or not callable(getattr(factory, "choose", None)):

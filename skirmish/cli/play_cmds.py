@@ -35,12 +35,7 @@ def policy_problem(flag: str, value: str) -> str | None:
 
     if value in POLICIES:
         return None
-    try:
-        problem = check(value)
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - the user's module failed as it was imported
-        # (a SystemExit or a RuntimeError at import ended the command with its code, or exit 1).
-        why = f"SystemExit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
-        return f"{flag} {value}: importing it failed ({why})"
+    problem = check(value)
     if problem is None:
         return None
     if is_import_path(value):

@@ -6,9 +6,10 @@ Frozen so a loaded troupe or scenario can be shared between games without copies
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
 Name = Annotated[
@@ -17,8 +18,29 @@ Name = Annotated[
 ]
 """An identifier other files and commands refer to: letters, digits, `_` and `-`, no spaces."""
 
-Title = Annotated[str, StringConstraints(min_length=1, max_length=120)]
-Text = Annotated[str, StringConstraints(max_length=4000)]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _no_control(pattern: re.Pattern[str]) -> AfterValidator:
+    """Refuse control characters: `play`, `list` and the window print titles and rules text as
+    they are, so an escape sequence in a file would repaint a player's terminal and a line break
+    in a title would split a one-line listing."""
+
+    def check(text: str) -> str:
+        found = pattern.search(text)
+        if found is not None:
+            code, at = ord(found.group()), found.start() + 1
+            raise ValueError(f"must not contain control characters (U+{code:04X} at character {at})")
+        return text
+
+    return AfterValidator(check)
+
+
+Title = Annotated[str, StringConstraints(min_length=1, max_length=120), _no_control(_CONTROL)]
+"""A name shown to players: one line, no control characters."""
+Text = Annotated[str, StringConstraints(max_length=4000), _no_control(_CONTROL_IN_TEXT)]
+"""Rules or flavour text: line breaks and tabs allowed, other control characters not."""
 
 
 class Strict(BaseModel):
