@@ -3,7 +3,9 @@
 - Troupe, scenario and armoury `title` / `description` took control characters, which `play`,
   `list` and `troupe show` print as they are: an escape sequence in a downloaded troupe file
   could clear or repaint the player's terminal, and a line break split a one-line listing. Titles
-  now refuse every C0/C1 control character; rules text keeps its line breaks and tabs only.
+  now refuse every character `printable` would escape (C0/C1 controls, line and paragraph
+  separators, bidirectional overrides: one definition, `skirmish.data.text`); rules text keeps
+  its line breaks and tabs only.
 - `bots.registry` caught only `ImportError` from a `module:Class` policy: a module that raised
   anything else, or called `sys.exit()`, at import escaped `registry.check` (the CLI caught it,
   a scenario file or a library caller did not). The registry now reports it as an unknown policy.
@@ -34,6 +36,8 @@ def _shipped(kind: str, name: str) -> str:
         ("troupes", "team_avatar", "description", "Aang\\u0007", "U+0007 at character 5"),
         ("troupes", "team_avatar", "description", "Aang\\u009b2J", "U+009B at character 5"),
         ("scenarios", "open_battle", "title", "Open\\tBattle", "U+0009 at character 5"),
+        ("scenarios", "open_battle", "title", "Open\\u202eBattle", "U+202E at character 5"),
+        ("troupes", "team_avatar", "description", "Aang\\u2028Katara", "U+2028 at character 5"),
         ("scenarios", "open_battle", "description", "\\u001b]0;owned\\u0007", "U+001B at character 1"),
     ],
 )

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from skirmish.data.text import UNPRINTABLE
 
 MAX_LINE = 300
 """An error line longer than this is cut (a 200,000-point path must not print megabytes)."""
@@ -38,35 +41,19 @@ ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 """How `printable` shows the commonest control characters (the rest as `\\xNN` or `\\uNNNN`)."""
 
 
-def _unprintable(ch: str) -> bool:
-    """A control character (C0, DEL, C1), a line or paragraph separator, or a bidirectional
-    override or isolate: characters that break a line or rearrange what a terminal shows."""
+def _escape(found: re.Match[str]) -> str:
+    ch = found.group()
+    if ch in ESCAPES:
+        return ESCAPES[ch]
     cp = ord(ch)
-    return (
-        cp < 0x20
-        or 0x7F <= cp < 0xA0
-        or cp in (0x2028, 0x2029)
-        or 0x202A <= cp <= 0x202E
-        or (0x2066 <= cp <= 0x2069)
-    )
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}"
 
 
 def printable(text: str) -> str:
     """`text` with every control character shown as an escape (`a\\nb.toml`), so a path or value
     holding a newline, a carriage return or a terminal escape stays on its one line and shows what
     it holds (folding a newline to a space named a file that does not exist, `a b.toml`)."""
-    if not any(_unprintable(ch) for ch in text):
-        return text
-    out = []
-    for ch in text:
-        if not _unprintable(ch):
-            out.append(ch)
-        elif ch in ESCAPES:
-            out.append(ESCAPES[ch])
-        else:
-            cp = ord(ch)
-            out.append(f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}")
-    return "".join(out)
+    return UNPRINTABLE.sub(_escape, text)
 
 
 def clip(line: str, limit: int = MAX_LINE) -> str:

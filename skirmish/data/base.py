@@ -12,14 +12,13 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from skirmish.data.text import UNPRINTABLE, UNPRINTABLE_IN_TEXT
+
 Name = Annotated[
     str,
     StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]*$"),
 ]
 """An identifier other files and commands refer to: letters, digits, `_` and `-`, no spaces."""
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _no_control(pattern: re.Pattern[str]) -> AfterValidator:
@@ -37,9 +36,9 @@ def _no_control(pattern: re.Pattern[str]) -> AfterValidator:
     return AfterValidator(check)
 
 
-Title = Annotated[str, StringConstraints(min_length=1, max_length=120), _no_control(_CONTROL)]
-"""A name shown to players: one line, no control characters."""
-Text = Annotated[str, StringConstraints(max_length=4000), _no_control(_CONTROL_IN_TEXT)]
+Title = Annotated[str, StringConstraints(min_length=1, max_length=120), _no_control(UNPRINTABLE)]
+"""A name shown to players: one line, no control characters (`UNPRINTABLE`)."""
+Text = Annotated[str, StringConstraints(max_length=4000), _no_control(UNPRINTABLE_IN_TEXT)]
 """Rules or flavour text: line breaks and tabs allowed, other control characters not."""
 
 
