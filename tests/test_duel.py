@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 from helpers_engine import advance_to, assert_illegal, events, m, new_game, place, troupe
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from skirmish.bots.duel_bot import DuelBot
+from skirmish.bots.duel_bot import DuelBot, round_payoffs
 from skirmish.bots.heuristic import HeuristicBot
 from skirmish.bots.runner import play_out, seat_bots
 from skirmish.data.catalogue import find_scenario, find_troupe
@@ -428,3 +430,27 @@ def test_r_x2_random_bots_finish_a_duel_too() -> None:
     g = Game(sc, [find_troupe("aang_avatar_state"), find_troupe("avatar_kuruk")], seed=9, bots=["random"] * 2)
     play_out(g, seat_bots(g, ["random"] * 2))
     assert g.over and m(g, "p0.aang") is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=4),
+    mine=st.frozensets(st.sampled_from((1, 2, 3))),
+    weakness=st.booleans(),
+    airborne=st.booleans(),
+    glider=st.booleans(),
+)
+def test_r_x2_the_bots_payoff_table_equals_its_template_by_template_reference(
+    picks: list[int], mine: frozenset[int], weakness: bool, airborne: bool, glider: bool
+) -> None:
+    """`round_payoffs` values each distinct technique once; it must give the reference
+    `_template_payoff`'s floats for every template, whatever the opponent revealed."""
+    realised = [
+        realise(n, k, v, may_unground=glider, native="air", airborne=glider and v == "high")
+        for n, k, v in arms()
+    ]
+    techs = [t for b in realised for t in b]
+    seen = [techs[p % len(techs)] for p in picks]
+    setting = exchange.Setting(weakness=weakness, airborne_rule=airborne)
+    got = round_payoffs(realised, seen, setting, mine)
+    assert got == [DuelBot._template_payoff(b, seen, setting, mine) for b in realised]

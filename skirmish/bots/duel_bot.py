@@ -36,6 +36,80 @@ def _pieces(tokens: list[str]) -> tuple[Piece, ...]:
     return tuple(parse_piece(t) for t in tokens)
 
 
+FULL = frozenset((1, 2, 3))
+"""Every endurance piece: what a template is valued against when the other side's is not known."""
+
+
+def _damage(
+    attack: tuple[Piece, ...],
+    defence: tuple[Piece, ...] | None,
+    setting: exchange.Setting,
+    target: frozenset[int],
+) -> int:
+    """Endurance pieces `attack` takes off a full-endurance native-less attacker's target with
+    `target` endurance, in the open, against `defence` (None: undefended)."""
+    return len(
+        exchange.resolve(
+            attack,
+            defence,
+            setting,
+            cover=0,
+            target_endurance=target,
+            target_native=None,
+            attacker_endurance=FULL,
+            attacker_native=None,
+        ).damage
+    )
+
+
+def _points(tech: tuple[Piece, ...]) -> bool:
+    return any(p.orient == "point" for p in tech)
+
+
+def round_payoffs(
+    realised: list[list[tuple[Piece, ...]]],
+    seen: list[tuple[Piece, ...]],
+    setting: exchange.Setting,
+    mine: frozenset[int],
+) -> list[float]:
+    """`DuelBot._template_payoff` of every template against one round's revealed techniques, the
+    same floats, with each distinct technique valued once: the templates share most of their
+    techniques (one shape in four rotations and three variants), and one exchange asked per
+    template and piece pairing was most of a duel game's time. Dealt by a technique is the least it
+    takes off any revealed defence (or none); taken from the build is, per revealed attack, the
+    least any of its techniques (or none) lets through, so both are tables over distinct
+    techniques, summed per template in the reference's order (whole numbers: exact either way)."""
+    index: dict[tuple[Piece, ...], int] = {}
+    techs: list[tuple[Piece, ...]] = []
+    rows: list[list[int]] = []
+    for build in realised:
+        row = []
+        for tech in build:
+            k = index.get(tech)
+            if k is None:
+                k = index[tech] = len(techs)
+                techs.append(tech)
+            row.append(k)
+        rows.append(row)
+    defences: list[tuple[Piece, ...] | None] = [*seen, None]
+    dealt_by = [min(_damage(t, d, setting, FULL) for d in defences) if _points(t) else -1 for t in techs]
+    target = mine or FULL
+    attacks = [att for att in seen if _points(att)]
+    stopped = [[_damage(att, t, setting, target) for t in techs] for att in attacks]
+    open_ = [_damage(att, None, setting, target) for att in attacks]
+    out: list[float] = []
+    for row in rows:
+        dealt = 0.0
+        for k in row:
+            if dealt_by[k] >= 0:
+                dealt += dealt_by[k]
+        taken = 0.0
+        for by, none in zip(stopped, open_, strict=True):
+            taken += min(min((by[k] for k in row), default=none), none)
+        out.append(dealt - taken)
+    return out
+
+
 class DuelBot:
     """Plays one seat of the Avatar Duel from that seat's observation only."""
 
@@ -177,7 +251,7 @@ class DuelBot:
             key = (repr(rnd), mine, tuple(format_build(b) for b in realised))
             pay = self._memo.get(key)
             if pay is None:
-                pay = np.array([self._template_payoff(b, seen, setting, mine) for b in realised])
+                pay = np.array(round_payoffs(realised, seen, setting, mine))
                 self._memo[key] = pay
             regrets += pay - pay.mean()
         return regrets
