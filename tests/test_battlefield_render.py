@@ -56,3 +56,28 @@ def test_board_command_exit_codes(tmp_path: Path, capsys) -> None:  # type: igno
             assert e.code == 2
         err = capsys.readouterr().err
         assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_board_without_png_writes_to_the_data_folder_not_the_folder_started_from(
+    tmp_path: Path,
+    monkeypatch,
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    """`skirmish board` with no `--png` puts the picture where the program's other pictures go
+    (`screenshots/` in the data folder, named for the scenario) and says where; a `board.png` in
+    the folder it was started from is left alone."""
+    data = tmp_path / "data"
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "board.png").write_bytes(b"mine")
+    monkeypatch.setenv("SKIRMISH_DATA", str(data))
+    monkeypatch.chdir(here)
+    try:
+        main(["board", "open_battle"])
+    except SystemExit as e:
+        assert e.code in (0, None)
+    out = data / "screenshots" / "board-open_battle.png"
+    assert out.stat().st_size > 1000
+    assert (here / "board.png").read_bytes() == b"mine"
+    assert sorted(p.name for p in here.iterdir()) == ["board.png"]
+    assert str(out) in capsys.readouterr().out

@@ -5,16 +5,23 @@ from __future__ import annotations
 from skirmish.cli.errors import output_path, write_rendered
 
 
-def board(scenario_name: str, png: str, sight: bool = True) -> None:
-    """Render the table; with `sight`, one model per deployment zone and the lines between them."""
+def board(scenario_name: str, png: str | None, sight: bool = True) -> None:
+    """Render the table; with `sight`, one model per deployment zone and the lines between them.
+    Without `png` the picture goes where the program's other pictures go (the data folder's
+    `screenshots/`, named for the scenario), never silently over a file in the folder started from."""
     import numpy as np
 
     from skirmish.battlefield.sight import sight_evidence
     from skirmish.battlefield.table import Table
     from skirmish.cli.play_cmds import load_scenario_arg
 
-    out = output_path(png, "--png", ".png")
+    out = None if png is None else output_path(png, "--png", ".png")
     scenario, _ = load_scenario_arg(scenario_name)
+    if out is None:
+        from skirmish.data.userdirs import default_output
+
+        # Scenario names are file-name safe (letters, digits, `_` and `-`: `data.base.Name`).
+        out = output_path(str(default_output("screenshots", f"board-{scenario.name}.png")), "--png", ".png")
     xy = radii = labels = colours = lines = None
     if sight:
         import shapely

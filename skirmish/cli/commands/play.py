@@ -86,7 +86,13 @@ def replay_cmd(
 
 def board_cmd(
     scenario: Annotated[str, typer.Argument(help="Scenario name or file.")] = "open_battle",
-    png: Annotated[str, typer.Option("--png", help="Where to save the picture (PNG).")] = "board.png",
+    png: Annotated[
+        str | None,
+        typer.Option(
+            "--png",
+            help="Where to save the PNG (default: screenshots/board-SCENARIO.png in the data folder).",
+        ),
+    ] = None,
     sight: Annotated[bool, typer.Option("--sight/--no-sight", help="Sample bases and sight lines.")] = True,
 ) -> None:
     """Draw a scenario's table to a PNG: terrain by cover, zones, sample bases and sight lines."""
