@@ -77,6 +77,36 @@ def test_r_m2_first_move_option_is_the_first_of_move_options(scenario: str) -> N
     assert checked > 50 and lines > 10
 
 
+@pytest.mark.parametrize("scenario", ["open_battle", "four_kingdoms_melee"])
+def test_r_m2_move_option_paths_are_the_paths_of_move_options_and_skip_their_check(scenario: str) -> None:
+    """`move_option_paths` is `move_options`' paths in its order, the very tuples (so the Move a bot
+    makes of one is the listed entry: equal, and applied without its path checked again), for the
+    default goals and given ones."""
+    from skirmish.engine.core.actions import Move
+    from skirmish.engine.effects.moving import move_budget
+    from skirmish.engine.steps.movement import listed_here
+
+    game, bots = _start(scenario, 5)
+    checked = 0
+    while not game.over and game.state.turn <= 3:
+        if game.state.step == "movement" and game.state.pending is None:
+            for m in game.player_models(game.state.active_player):
+                if not m.active or not queries.can_move(game, m):
+                    continue
+                for goals in (None, _goals(game, m)):
+                    paths = queries.move_option_paths(game, m, goals)
+                    moves = queries.move_options(game, m, goals)
+                    assert [Move(m.id, p) for p in paths] == moves
+                    assert all(a is b.path for a, b in zip(paths, moves, strict=True))
+                    budget = move_budget(game, m)
+                    assert all(listed_here(game, m, p, budget) for p in paths)
+                    checked += 1
+        bot = bots[game.state.active_player]
+        assert bot is not None
+        game.apply(bot.choose(game))
+    assert checked > 20
+
+
 def _effect(game: Game, ua: UseAbility) -> str:
     m = game.model(ua.model)
     return next(a.effect for a in queries.abilities_of(m, game.armoury(m)) if a.name == ua.ability)

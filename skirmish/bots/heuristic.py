@@ -35,6 +35,7 @@ from skirmish.engine.core.actions import (
     CounterCharge,
     Decline,
     EndStep,
+    Move,
     React,
     Shoot,
     TakeCover,
@@ -409,20 +410,21 @@ class HeuristicBot:
                 return None
             # A zone holder takes the first candidate toward its spot: only that one is worked out.
             return queries.first_move_option(game, m, zone)
-        # the default goals (`move_goals`), worked out by the listing from the masks it has
-        candidates = queries.move_options(game, m)
-        if not candidates:
+        # the default goals (`move_goals`), worked out by the listing from the masks it has; the
+        # listing's paths, and one Move made for the one chosen (`move_option_paths`)
+        paths = queries.move_option_paths(game, m)
+        if not paths:
             return None
         # The candidates' ends, then where it stands, as one flat list of floats: numpy reads a flat
         # list of floats in half the time of a list of pairs (the same float64 rows).
-        flat = [v for c in candidates for v in c.path[-1]]
+        flat = [v for p in paths for v in p[-1]]
         flat += s.xy[m.index].tolist()
         ends = np.array(flat, dtype=float).reshape(-1, 2)
         score = self._score_positions(game, m, ends, [])
         best = int(np.argmax(score))
-        if best == len(candidates) or score[best] <= score[-1] + 1e-9:
+        if best == len(paths) or score[best] <= score[-1] + 1e-9:
             return None
-        return candidates[best]
+        return Move(m.id, paths[best])
 
     def _move_to(self, game: Game, m: ModelState, goal: np.ndarray) -> Action | None:
         """The candidate move that ends nearest a scenario goal (an exit edge, an objective)."""

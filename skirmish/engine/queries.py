@@ -68,6 +68,7 @@ __all__ = [
     "straight_goal_move",
     "straight_move_ends",
     "move_goals",
+    "move_option_paths",
     "move_options",
     "saves",
     "shot_actions",
@@ -354,6 +355,9 @@ can_move = _movement.can_move
 """R-M2/R-M3/R-M4: the model may make a standard move now."""
 move_options = _movement.model_moves
 """The engine's candidate moves for one model (toward `goals`, default: nearest enemy and cover)."""
+move_option_paths = _movement.model_paths
+"""`move_options`' paths, in its order: `Move(model.id, paths[k])` is its k-th entry (a bot that
+picks one entry makes one Move)."""
 move_goals = _moving.default_goals
 """The points `move_options` heads for by default: beside the nearest enemy, the nearest cover."""
 cover_options = _movement.cover_candidates

@@ -252,6 +252,14 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     With the default goals the list is remembered with what it asked of the other bases
     (`_relisted`): after another model's move the same list is given again, without asking
     anything afresh, when the moved model stayed clear of everything this list looked at."""
+    return [_move(m.id, p) for p in model_paths(game, m, goals)]
+
+
+def model_paths(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None) -> tuple[MovePath, ...]:
+    """The paths of `model_moves`' entries, in its order: the very tuples its Moves hold, so
+    `Move(m.id, paths[k])` is its k-th entry, and applied on the same position it is the listed
+    move (`listed_here`: its path is checked once, by the listing). A caller that picks one entry
+    (a bot) makes one Move instead of a dozen."""
     s = game.state
     budget = move_budget(game, m)
     enemy, gone = game.enemy_mask(m), game.gone_mask()
@@ -260,7 +268,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
     if goals is None:
         kept = _relisted(game, m.index, budget, fly, xy, radii, enemy, gone)
         if kept is not None:
-            return [_move(m.id, p) for p in kept]
+            return kept
     start = xy[m.index].copy()
     mover = Mover(game.table, m.index, xy, radii, enemy, flying=fly, ignore=gone)
     aims = goals if goals is not None else goals_among(game, m, enemy & ~gone)
@@ -321,7 +329,7 @@ def model_moves(game: Ctx, m: ModelState, goals: list[np.ndarray] | None = None)
         if asked:
             record.goals, record.asked = tuple(goals_xy), tuple(asked)
         _relistings(game)[m.index] = record
-    return [_move(m.id, p) for p in found]
+    return found
 
 
 MARGIN = 1e-6
