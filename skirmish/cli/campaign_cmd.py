@@ -32,6 +32,8 @@ ACTIONS = ("status", "play", "reset", "test")
 MAX_WORKERS = 512
 """As `test-troupes --workers`: a process pool that forks starts every worker at once."""
 DEFAULT_SAVE = "skirmish-campaign.json"
+MAX_BOX_GAMES = 100_000
+"""`campaign test --games`: games a Box at most (seven Boxes a run)."""
 
 
 def default_save_path(create: bool = True) -> str:
@@ -93,8 +95,8 @@ def campaign(
         # Unbounded, `--workers 100000` forked that many processes at once (a fork pool starts all).
         raise UsageProblem(f"--workers {workers}: choose 1 to {MAX_WORKERS} worker processes")
     if action == "test":
-        if games is not None and not 1 <= games <= 100_000:
-            raise UsageProblem(f"--games {games}: give 1 to 100000")
+        if games is not None and not 1 <= games <= MAX_BOX_GAMES:
+            raise UsageProblem(f"--games {games}: play at least 1 game a Box (at most {MAX_BOX_GAMES:,})")
         _check_campaign_kind(campaign_name)
         camp = cp.load_campaign(campaign_name)
         test_boxes(camp, games or 100, seed if seed is not None else 0, workers, json_out)
