@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import shapely
@@ -232,11 +234,11 @@ def test_listing_ends_from_a_flat_list_are_the_pairs_array(monkeypatch: pytest.M
     candidates' last points and the model's place that a list of pairs gave, bit for bit."""
     from skirmish.engine import queries
 
-    listed: list[tuple[list[queries.Move], np.ndarray]] = []
-    fresh_list, fresh_score = queries.move_options, HeuristicBot._score_positions
+    listed: list[tuple[tuple[Any, ...], np.ndarray]] = []
+    fresh_list, fresh_score = queries.move_option_paths, HeuristicBot._score_positions
     checked = 0
 
-    def listing(game: Game, m: ModelState, goals: list[np.ndarray] | None = None) -> list[queries.Move]:
+    def listing(game: Game, m: ModelState, goals: list[np.ndarray] | None = None) -> tuple[Any, ...]:
         found = fresh_list(game, m, goals)
         listed.append((found, game.state.xy[m.index].copy()))
         return found
@@ -246,12 +248,12 @@ def test_listing_ends_from_a_flat_list_are_the_pairs_array(monkeypatch: pytest.M
     ) -> np.ndarray:
         nonlocal checked
         candidates, here = listed[-1]
-        want = np.array([c.path[-1] for c in candidates] + [tuple(here)])
+        want = np.array([p[-1] for p in candidates] + [tuple(here)])
         assert ends.dtype == want.dtype and ends.shape == want.shape and ends.tobytes() == want.tobytes()
         checked += 1
         return fresh_score(self, game, m, ends, zones)
 
-    monkeypatch.setattr(queries, "move_options", listing)
+    monkeypatch.setattr(queries, "move_option_paths", listing)
     monkeypatch.setattr(HeuristicBot, "_score_positions", score)
     sc = find_scenario("open_battle")
     troupes = [find_troupe(side.troupe) for side in sc.sides]
