@@ -46,8 +46,9 @@ def _damage(
     setting: exchange.Setting,
     target: frozenset[int],
 ) -> int:
-    """Endurance pieces `attack` takes off a full-endurance native-less attacker's target with
-    `target` endurance, in the open, against `defence` (None: undefended)."""
+    """How many endurance pieces `attack` takes off a target with `target` endurance, in the open,
+    against `defence` (None: undefended), both sides without a native element and the attacker
+    at full endurance: the exchange a template is valued by."""
     return len(
         exchange.resolve(
             attack,
@@ -264,7 +265,8 @@ class DuelBot:
         mine: frozenset[int],
     ) -> float:
         """Pieces of endurance the build would have taken minus those it would have lost, against the
-        opponent's revealed techniques of one round (each side defending as well as it can)."""
+        opponent's revealed techniques of one round (each side defending as well as it can): the
+        reference, template by template, that `round_payoffs` (what the bot asks) is held to."""
         full = frozenset((1, 2, 3))
         dealt = 0.0
         for tech in build:
