@@ -36,7 +36,7 @@ from skirmish.data.catalogue import DEFAULT_SCENARIO, find_scenario, find_troupe
 from skirmish.engine.game import Game
 
 SCENARIO_GAMES = int(os.environ.get("SKIRMISH_BENCH_SCENARIO_GAMES", "12"))
-"""Seeds 1..SCENARIO_GAMES a scenario and policy (12 since round 10: with 6 a game's length by seed
+"""Seeds 1..SCENARIO_GAMES a scenario and policy (12 since round 11: with 6 a game's length by seed
 moved a scenario's figure by a third, avatar_duel heuristic read 16.8 on seeds 1-6 and 23.9 on
 seeds 1-24 in the same process)."""
 SCENARIOS = (

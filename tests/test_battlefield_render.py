@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from skirmish.cli.main import main
 from skirmish.data.catalogue import content_root
@@ -59,9 +60,7 @@ def test_board_command_exit_codes(tmp_path: Path, capsys) -> None:  # type: igno
 
 
 def test_board_without_png_writes_to_the_data_folder_not_the_folder_started_from(
-    tmp_path: Path,
-    monkeypatch,
-    capsys,  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`skirmish board` with no `--png` puts the picture where the program's other pictures go
     (`screenshots/` in the data folder, named for the scenario) and says where; a `board.png` in

@@ -267,45 +267,14 @@ class DuelBot:
         """Pieces of endurance the build would have taken minus those it would have lost, against the
         opponent's revealed techniques of one round (each side defending as well as it can): the
         reference, template by template, that `round_payoffs` (what the bot asks) is held to."""
-        full = frozenset((1, 2, 3))
         dealt = 0.0
         for tech in build:
-            if not any(p.orient == "point" for p in tech):
-                continue
-            dealt += min(
-                len(
-                    exchange.resolve(
-                        tech,
-                        d,
-                        setting,
-                        cover=0,
-                        target_endurance=full,
-                        target_native=None,
-                        attacker_endurance=full,
-                        attacker_native=None,
-                    ).damage
-                )
-                for d in [*seen, None]
-            )
+            if _points(tech):
+                dealt += min(_damage(tech, d, setting, FULL) for d in [*seen, None])
         taken = 0.0
         for att in seen:
-            if not any(p.orient == "point" for p in att):
-                continue
-            taken += min(
-                len(
-                    exchange.resolve(
-                        att,
-                        d,
-                        setting,
-                        cover=0,
-                        target_endurance=mine or full,
-                        target_native=None,
-                        attacker_endurance=full,
-                        attacker_native=None,
-                    ).damage
-                )
-                for d in [*build, None]
-            )
+            if _points(att):
+                taken += min(_damage(att, d, setting, mine or FULL) for d in [*build, None])
         return dealt - taken
 
     # ------------------------------------------------------------- attack and counter-attack
